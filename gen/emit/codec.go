@@ -9,21 +9,87 @@ import (
 	"github.com/agentproto/agentproto/gen/model"
 )
 
-type wrapFn func(err jen.Code) jen.Code
+// wrapFn says what a decoding error does where it happens. The error,
+// wrapped by at with the pointer tokens up to the level of the function
+// that decodes, is returned; where rec is set, the statements first hand
+// it to the decoder's Recover, which in a collecting decoder (see
+// wire.Decoder.Collect) records it and steps over the member or element
+// that failed, and decoding goes on with the next one.
+//
+// In decodeWireMember (found), errors are returned with true, and a
+// member stepped over returns (true, nil) to the struct that embeds it.
+type wrapFn struct {
+	at    func(err jen.Code) jen.Code
+	rec   *recovery
+	found bool
+}
+
+// recovery is where a failed member or element is stepped over: levels is
+// the wire.Decoder.Recover argument (how many values down from the object
+// or array that began at start lies the one whose member or element
+// failed), and after are the statements that keep what was decoded of it
+// before the loop over the members or elements goes on.
+type recovery struct {
+	levels int
+	after  []jen.Code
+}
+
+// plain returns errors with the pointer tokens of w, never recovering:
+// for errors of the input's syntax, which stop a collecting decode too.
+func (w wrapFn) plain() wrapFn { return wrapFn{at: w.at, found: w.found} }
+
+// down is the recovery of a member or element of the array or object
+// whose own errors w handles, keeping it with after.
+func (w wrapFn) down(at func(err jen.Code) jen.Code, after ...jen.Code) wrapFn {
+	if w.rec == nil {
+		return wrapFn{at: at, found: w.found}
+	}
+	return wrapFn{at: at, rec: &recovery{levels: w.rec.levels + 1, after: after}, found: w.found}
+}
+
+// keeping is w with after run when it recovers.
+func (w wrapFn) keeping(after ...jen.Code) wrapFn {
+	if w.rec == nil {
+		return w
+	}
+	return wrapFn{at: w.at, rec: &recovery{levels: w.rec.levels, after: after}, found: w.found}
+}
+
+// fail is what happens when err, an expression, is a non-nil error.
+func (w wrapFn) fail(err jen.Code) []jen.Code {
+	ret := func(err jen.Code) jen.Code {
+		if w.found {
+			return jen.Return(jen.True(), err)
+		}
+		return jen.Return(err)
+	}
+	if w.rec == nil || w.rec.levels < 0 {
+		return []jen.Code{ret(w.at(err))}
+	}
+	out := []jen.Code{jen.If(jen.Err().Op(":=").Id("d").Dot("Recover").Call(w.at(err), jen.Id("start"), jen.Lit(w.rec.levels)), jen.Err().Op("!=").Nil()).Block(ret(jen.Err()))}
+	out = append(out, w.rec.after...)
+	if w.found && w.rec.levels == 0 {
+		return append(out, jen.Return(jen.True(), jen.Nil()))
+	}
+	return append(out, jen.Continue())
+}
+
+// ident wraps nothing.
+func ident(err jen.Code) jen.Code { return err }
 
 func retErr(wrap wrapFn) jen.Code {
-	return jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(wrap(jen.Err())))
+	return jen.If(jen.Err().Op("!=").Nil()).Block(wrap.fail(jen.Err())...)
 }
 
 func (g *gen) decodeField(f *model.Field, wrap wrapFn) []jen.Code {
 	target := jen.Id("x").Dot(f.Name)
 	if f.Forbidden {
-		return []jen.Code{jen.Return(wrap(jen.Op("&").Add(wire("Error")).Values(jen.Dict{
+		return wrap.fail(jen.Op("&").Add(wire("Error")).Values(jen.Dict{
 			jen.Id("Offset"):  jen.Id("d").Dot("Offset").Call(),
 			jen.Id("Msg"):     jen.Lit("member \"" + f.JSON + "\" must be absent"),
 			jen.Id("Code"):    wire("CodeUnknown"),
 			jen.Id("Keyword"): jen.Lit("false"),
-		})))}
+		}))
 	}
 	switch f.Repr() {
 	case model.NoField:
@@ -31,25 +97,30 @@ func (g *gen) decodeField(f *model.Field, wrap wrapFn) []jen.Code {
 			return []jen.Code{
 				jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("d").Dot("String").Call(),
 				retErr(wrap),
-				jen.If(jen.Id("v").Op("!=").Lit(s)).Block(jen.Return(wrap(wire("ConstError").Call(jen.Id("d").Dot("Offset").Call(), jen.Lit(f.Const))))),
+				jen.If(jen.Id("v").Op("!=").Lit(s)).Block(wrap.fail(wire("ConstError").Call(jen.Id("d").Dot("Offset").Call(), jen.Lit(f.Const)))...),
 			}
 		}
 		return []jen.Code{
 			jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("d").Dot("Raw").Call(),
 			retErr(wrap),
-			jen.If(jen.String().Parens(jen.Id("v")).Op("!=").Lit(f.Const)).Block(jen.Return(wrap(wire("ConstError").Call(jen.Id("d").Dot("Offset").Call(), jen.Lit(f.Const))))),
+			jen.If(jen.String().Parens(jen.Id("v")).Op("!=").Lit(f.Const)).Block(wrap.fail(wire("ConstError").Call(jen.Id("d").Dot("Offset").Call(), jen.Lit(f.Const)))...),
 		}
 	case model.Value, model.Nilable:
+		inner := wrap
+		if r := model.Resolve(f.Type); f.Repr() == model.Nilable && (r.Kind == model.Slice || r.Kind == model.Map) {
+			// A member that failed is present, as on the wire.
+			inner = wrap.keeping(jen.If(target.Clone().Op("==").Nil()).Block(target.Clone().Op("=").Add(goType(f.Type)).Values()))
+		}
 		if f.Nullable && !f.Type.IsRaw() {
 			return []jen.Code{
 				jen.List(jen.Id("isNull"), jen.Err()).Op(":=").Id("d").Dot("IsNull").Call(),
 				retErr(wrap),
-				jen.If(jen.Op("!").Id("isNull")).Block(g.decodeValue(f.Type, target, wrap, 0)...),
+				jen.If(jen.Op("!").Id("isNull")).Block(g.decodeValue(f.Type, target, inner, 0)...),
 			}
 		}
-		return g.decodeValue(f.Type, target, wrap, 0)
+		return g.decodeValue(f.Type, target, inner, 0)
 	case model.Pointer:
-		inner := append([]jen.Code{jen.Id("v").Op(":=").New(goType(f.Type))}, g.decodeValue(f.Type, jen.Parens(jen.Op("*").Id("v")), wrap, 1)...)
+		inner := append([]jen.Code{jen.Id("v").Op(":=").New(goType(f.Type))}, g.decodeValue(f.Type, jen.Parens(jen.Op("*").Id("v")), wrap.keeping(target.Clone().Op("=").Id("v")), 1)...)
 		inner = append(inner, target.Clone().Op("=").Id("v"))
 		if f.Nullable {
 			return []jen.Code{
@@ -60,7 +131,7 @@ func (g *gen) decodeField(f *model.Field, wrap wrapFn) []jen.Code {
 		}
 		return []jen.Code{jen.Block(inner...)}
 	case model.Opt:
-		inner := append([]jen.Code{jen.Var().Id("v").Add(goType(f.Type))}, g.decodeValue(f.Type, jen.Id("v"), wrap, 1)...)
+		inner := append([]jen.Code{jen.Var().Id("v").Add(goType(f.Type))}, g.decodeValue(f.Type, jen.Id("v"), wrap.keeping(target.Clone().Op("=").Add(wire("Some")).Call(jen.Id("v"))), 1)...)
 		inner = append(inner, target.Clone().Op("=").Add(wire("Some")).Call(jen.Id("v")))
 		return []jen.Code{
 			jen.List(jen.Id("isNull"), jen.Err()).Op(":=").Id("d").Dot("IsNull").Call(),
@@ -113,40 +184,42 @@ func (g *gen) decodeValue(r *model.Ref, target *jen.Statement, wrap wrapFn, dept
 				target.Clone().Op("=").Id(v),
 			)}
 		}
-		return []jen.Code{jen.If(jen.Err().Op(":=").Add(target.Clone()).Dot("DecodeWire").Call(jen.Id("d")), jen.Err().Op("!=").Nil()).Block(jen.Return(wrap(jen.Err())))}
+		return []jen.Code{jen.If(jen.Err().Op(":=").Add(target.Clone()).Dot("DecodeWire").Call(jen.Id("d")), jen.Err().Op("!=").Nil()).Block(wrap.fail(jen.Err())...)}
 	case model.Slice:
 		s, i, e := "s"+strconv.Itoa(depth), "i"+strconv.Itoa(depth), "e"+strconv.Itoa(depth)
-		inner := wrapFn(func(err jen.Code) jen.Code { return wrap(wire("AtIndex").Call(err, jen.Id(i))) })
+		keep := jen.Id(s).Op("=").Append(jen.Id(s), jen.Id(e))
+		inner := wrap.down(func(err jen.Code) jen.Code { return wrap.at(wire("AtIndex").Call(err, jen.Id(i))) }, keep)
 		elem := g.decodeElem(r, e, inner, depth)
 		elem = append(elem, jen.Id(s).Op("=").Append(jen.Id(s), jen.Id(e)))
 		loop := []jen.Code{
 			jen.List(jen.Id("more"), jen.Err()).Op(":=").Id("d").Dot("NextElem").Call(),
-			retErr(wrap),
+			retErr(wrap.plain()),
 			jen.If(jen.Op("!").Id("more")).Block(jen.Break()),
 		}
 		loop = append(loop, elem...)
 		return []jen.Code{jen.Block(
-			jen.If(jen.Err().Op(":=").Id("d").Dot("BeginArray").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(wrap(jen.Err()))),
+			jen.If(jen.Err().Op(":=").Id("d").Dot("BeginArray").Call(), jen.Err().Op("!=").Nil()).Block(wrap.fail(jen.Err())...),
 			jen.Id(s).Op(":=").Make(goType(r), jen.Lit(0)),
 			jen.For(jen.Id(i).Op(":=").Lit(0), jen.Empty(), jen.Id(i).Op("++")).Block(loop...),
 			target.Clone().Op("=").Id(s),
 		)}
 	case model.Map:
 		m, k, e := "m"+strconv.Itoa(depth), "k"+strconv.Itoa(depth), "e"+strconv.Itoa(depth)
-		inner := wrapFn(func(err jen.Code) jen.Code { return wrap(wire("At").Call(err, jen.Id(k))) })
+		keep := jen.Id(m).Index(jen.Id(k)).Op("=").Id(e)
+		inner := wrap.down(func(err jen.Code) jen.Code { return wrap.at(wire("At").Call(err, jen.Id(k))) }, keep)
 		elem := g.decodeElem(r, e, inner, depth)
 		elem = append(elem, jen.Id(m).Index(jen.Id(k)).Op("=").Id(e))
 		loop := []jen.Code{
 			jen.List(jen.Id("key"), jen.Id("more"), jen.Err()).Op(":=").Id("d").Dot("NextKey").Call(),
-			retErr(wrap),
+			retErr(wrap.plain()),
 			jen.If(jen.Op("!").Id("more")).Block(jen.Break()),
 			jen.Id(k).Op(":=").String().Parens(jen.Id("key")),
 			jen.If(jen.List(jen.Id("_"), jen.Id("dup")).Op(":=").Id(m).Index(jen.Id(k)), jen.Id("dup")).Block(
-				jen.Return(wrap(wire("DuplicateError").Call(jen.Id("d").Dot("Offset").Call(), jen.Id(k))))),
+				wrap.plain().fail(wire("DuplicateError").Call(jen.Id("d").Dot("Offset").Call(), jen.Id(k)))...),
 		}
 		loop = append(loop, elem...)
 		return []jen.Code{jen.Block(
-			jen.If(jen.Err().Op(":=").Id("d").Dot("BeginObject").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(wrap(jen.Err()))),
+			jen.If(jen.Err().Op(":=").Id("d").Dot("BeginObject").Call(), jen.Err().Op("!=").Nil()).Block(wrap.fail(jen.Err())...),
 			jen.Id(m).Op(":=").Make(goType(r)),
 			jen.For().Block(loop...),
 			target.Clone().Op("=").Id(m),
@@ -288,10 +361,10 @@ func blameAs(b string, c model.Constraints, wrap wrapFn) wrapFn {
 	if len(renames) == 0 {
 		return wrap
 	}
-	return func(err jen.Code) jen.Code {
+	return wrapFn{at: func(err jen.Code) jen.Code {
 		for _, r := range renames {
 			err = wire("Blame").Call(err, jen.Lit(r.from), jen.Lit(r.to))
 		}
-		return wrap(err)
-	}
+		return wrap.at(err)
+	}, rec: wrap.rec}
 }

@@ -32,7 +32,15 @@ func (g *gen) namedType(t *model.Type) error {
 		r.Check = t.Check
 	}
 	g.f.Comment("DecodeWire decodes the value from d.")
-	dec := append([]jen.Code{jen.Var().Id("v").Add(under.Clone())}, g.decodeValue(&r, jen.Id("v"), func(err jen.Code) jen.Code { return err }, 1)...)
+	dec := []jen.Code{jen.Var().Id("v").Add(under.Clone())}
+	wrap := wrapFn{at: ident}
+	if k := model.Resolve(&r).Kind; k == model.Slice || k == model.Map {
+		// The elements recover (see wrapFn); the array or object itself
+		// returns its errors to the value that holds it.
+		dec = append(dec, jen.Id("start").Op(":=").Id("d").Dot("Offset").Call())
+		wrap.rec = &recovery{levels: -1}
+	}
+	dec = append(dec, g.decodeValue(&r, jen.Id("v"), wrap, 1)...)
 	dec = append(dec, jen.Op("*").Id("x").Op("=").Id(t.Name).Parens(jen.Id("v")), jen.Return(jen.Nil()))
 	g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("DecodeWire").Params(jen.Id("d").Op("*").Add(wire("Decoder"))).Error().Block(dec...)
 	g.f.Comment("EncodeWire encodes the value to e.")
@@ -65,7 +73,7 @@ func (g *gen) rawUnion(t *model.Type) {
 			what += " (the " + c.Method + " alternative)"
 		}
 		g.f.Commentf("As%s decodes the value strictly as %s; it does not Validate it.", c.Name, what)
-		dec := append([]jen.Code{}, g.decodeValue(c.Type, jen.Id("v"), func(err jen.Code) jen.Code { return err }, 1)...)
+		dec := append([]jen.Code{}, g.decodeValue(c.Type, jen.Id("v"), wrapFn{at: ident}, 1)...)
 		dec = append(dec, jen.Return(jen.Id("d").Dot("End").Call()))
 		g.f.Func().Params(jen.Id("x").Id(t.Name)).Id("As"+c.Name).Params().Params(typ.Clone(), jen.Error()).Block(
 			jen.Var().Id("v").Add(typ.Clone()),

@@ -221,9 +221,8 @@ func (g *gen) checkRaw(r *model.ExtraRule) []jen.Code {
 	if r.Type == nil {
 		return nil
 	}
-	ident := func(err jen.Code) jen.Code { return err }
 	value := []jen.Code{jen.Var().Id("v").Add(goType(r.Type))}
-	value = append(value, g.decodeValue(r.Type, jen.Id("v"), ident, 1)...)
+	value = append(value, g.decodeValue(r.Type, jen.Id("v"), wrapFn{at: ident}, 1)...)
 	value = append(value, jen.If(jen.Err().Op(":=").Id("d").Dot("End").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
 	if g.needsCheck(r.Type) {
 		value = append(value, g.checkValue(r.Type, jen.Id("v"), 1)...)

@@ -141,8 +141,8 @@ func (g *gen) otherMember(st *model.StructType) []jen.Code {
 	var def []jen.Code
 	if st.Embed != nil {
 		def = append(def,
-			jen.List(jen.Id("ok"), jen.Err()).Op(":=").Id("x").Dot(st.Embed.Name).Dot("decodeWireMember").Call(jen.Id("d"), jen.String().Parens(jen.Id("key")), jen.Id("inherited").Index(jen.Op(":"))),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			jen.List(jen.Id("ok"), jen.Err()).Op(":=").Id("x").Dot(st.Embed.Name).Dot("decodeWireMember").Call(jen.Id("d"), jen.String().Parens(jen.Id("key")), jen.Id("inherited").Index(jen.Op(":")), jen.Id("start")),
+			jen.If(jen.Err().Op("!=").Nil()).Block(wrapFn{at: ident, rec: &recovery{}}.fail(jen.Err())...),
 			jen.If(jen.Id("ok")).Block(jen.Continue()),
 		)
 	}
@@ -185,7 +185,7 @@ func (g *gen) otherMember(st *model.StructType) []jen.Code {
 				allowed = append(allowed, jen.Lit(f.JSON))
 			}
 		}
-		def = append(def, jen.Return(wire("UnknownError").Call(allowed...)))
+		def = append(def, wrapFn{at: ident, rec: &recovery{}}.fail(wire("UnknownError").Call(allowed...))...)
 	}
 	return def
 }
@@ -210,7 +210,7 @@ func missingRequired(st *model.StructType, own map[*model.Field]int) []jen.Code 
 		out = append(out, jen.Var().Id("missing").Index().String())
 		out = append(out, req...)
 		out = append(out, jen.If(jen.Len(jen.Id("missing")).Op(">").Lit(0)).Block(
-			jen.Return(wire("RequiredError").Call(jen.Id("start"), jen.Id("missing").Op("..."))),
+			jen.Return(jen.Id("d").Dot("Missing").Call(jen.Id("start"), jen.Id("missing").Op("..."))),
 		))
 	} else {
 		out = append(out, jen.Id("_").Op("=").Id("start"))
@@ -274,14 +274,18 @@ func (g *gen) structCheck(t *model.Type) {
 // error, the member is noted in seen[i] and decoded into its field. With
 // found, errors are returned as (true, err), for decodeWireMember.
 func (g *gen) decodeMember(f *model.Field, i int, found bool) []jen.Code {
-	wrap := func(err jen.Code) jen.Code { return wire("At").Call(err, jen.Lit(f.JSON)) }
-	dup := wire("DuplicateError").Call(jen.Id("d").Dot("Offset").Call(), jen.Lit(f.JSON))
+	// A member of a struct's own recovers (see wrapFn); one decoded for
+	// a struct that embeds it returns, and the embedding struct recovers.
+	wrap := wrapFn{at: func(err jen.Code) jen.Code { return wire("At").Call(err, jen.Lit(f.JSON)) }, rec: &recovery{}}
+	// A duplicate member stops a collecting decode too: like a syntax
+	// error, it is a defect of the JSON, not of the value.
+	dup := wrapFn{at: ident}
 	if found {
-		wrap = func(err jen.Code) jen.Code { return jen.List(jen.True(), wire("At").Call(err, jen.Lit(f.JSON))) }
-		dup = jen.List(jen.True(), dup)
+		wrap = wrapFn{at: func(err jen.Code) jen.Code { return jen.List(jen.True(), wire("At").Call(err, jen.Lit(f.JSON))) }}
+		dup = wrapFn{at: func(err jen.Code) jen.Code { return jen.List(jen.True(), err) }}
 	}
 	stmts := []jen.Code{
-		jen.If(jen.Id("seen").Index(jen.Lit(i))).Block(jen.Return(dup)),
+		jen.If(jen.Id("seen").Index(jen.Lit(i))).Block(dup.fail(wire("DuplicateError").Call(jen.Id("d").Dot("Offset").Call(), jen.Lit(f.JSON)))...),
 		jen.Id("seen").Index(jen.Lit(i)).Op("=").True(),
 	}
 	return append(stmts, g.decodeField(f, wrap)...)
@@ -331,9 +335,10 @@ func (g *gen) baseMethods(t *model.Type) {
 	}
 	cases = append(cases, jen.Default().Block(jen.Return(jen.False(), jen.Nil())))
 	g.f.Comment("decodeWireMember decodes the member named key into x, noting it in seen")
-	g.f.Comment("(indexed like the fields); found is false when x has no such member.")
+	g.f.Comment("(indexed like the fields); found is false when x has no such member. start is")
+	g.f.Comment("where the object that holds the member began, for a collecting decoder's Recover.")
 	g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("decodeWireMember").Params(
-		jen.Id("d").Op("*").Add(wire("Decoder")), jen.Id("key").String(), jen.Id("seen").Index().Bool(),
+		jen.Id("d").Op("*").Add(wire("Decoder")), jen.Id("key").String(), jen.Id("seen").Index().Bool(), jen.Id("start").Int(),
 	).Params(jen.Id("found").Bool(), jen.Err().Error()).Block(
 		jen.Switch(jen.Id("key")).Block(cases...),
 		jen.Return(jen.True(), jen.Nil()),

@@ -41,11 +41,11 @@ func (g *gen) tupleType(t *model.Type) error {
 	// Decoding.
 	var cases []jen.Code
 	for i, f := range st.Fields[:n] {
-		wrap := func(err jen.Code) jen.Code { return wire("AtIndex").Call(err, jen.Id("i")) }
+		wrap := wrapFn{at: func(err jen.Code) jen.Code { return wire("AtIndex").Call(err, jen.Id("i")) }, rec: &recovery{}}
 		target := jen.Id("x").Dot(f.Name)
 		var body []jen.Code
 		if f.Repr() == model.Pointer {
-			body = append([]jen.Code{jen.Id("v").Op(":=").New(goType(f.Type))}, g.decodeValue(f.Type, jen.Parens(jen.Op("*").Id("v")), wrap, 1)...)
+			body = append([]jen.Code{jen.Id("v").Op(":=").New(goType(f.Type))}, g.decodeValue(f.Type, jen.Parens(jen.Op("*").Id("v")), wrap.keeping(target.Clone().Op("=").Id("v")), 1)...)
 			body = append(body, target.Clone().Op("=").Id("v"))
 		} else {
 			body = g.decodeValue(f.Type, target, wrap, 1)
@@ -54,13 +54,14 @@ func (g *gen) tupleType(t *model.Type) error {
 	}
 	if st.Rest != nil {
 		r := st.Rest.Type
-		wrap := func(err jen.Code) jen.Code { return wire("AtIndex").Call(err, jen.Id("i")) }
+		keep := jen.Id("x").Dot("Rest").Op("=").Append(jen.Id("x").Dot("Rest"), jen.Id("e"))
+		wrap := wrapFn{at: func(err jen.Code) jen.Code { return wire("AtIndex").Call(err, jen.Id("i")) }, rec: &recovery{after: []jen.Code{keep}}}
 		var body []jen.Code
 		if r.ElemNullable {
 			body = []jen.Code{
 				jen.Var().Id("e").Op("*").Add(goType(r.Elem)),
 				jen.List(jen.Id("isNull"), jen.Err()).Op(":=").Id("d").Dot("IsNull").Call(),
-				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(wrap(jen.Err()))),
+				jen.If(jen.Err().Op("!=").Nil()).Block(wrap.fail(jen.Err())...),
 				jen.If(jen.Op("!").Id("isNull")).Block(append([]jen.Code{jen.Id("e").Op("=").New(goType(r.Elem))}, g.decodeValue(r.Elem, jen.Parens(jen.Op("*").Id("e")), wrap, 1)...)...),
 			}
 		} else {
@@ -80,19 +81,27 @@ func (g *gen) tupleType(t *model.Type) error {
 		if st.NoRestKeyword == "false" {
 			at[jen.Id("Pointer")] = wire("JoinIndex").Call(jen.Lit(""), jen.Id("i"))
 		}
-		cases = append(cases, jen.Default().Block(jen.Return(jen.Op("&").Add(wire("Error")).Values(at))))
+		fail := wrapFn{at: ident, rec: &recovery{}}.fail(jen.Op("&").Add(wire("Error")).Values(at))
+		if st.NoRestKeyword != "false" {
+			// One error for the array: a collecting decode steps over
+			// the elements after the first one too many.
+			fail = append([]jen.Code{jen.If(jen.Id("i").Op(">").Lit(n)).Block(
+				jen.If(jen.Err().Op(":=").Id("d").Dot("Skip").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+				jen.Continue())}, fail...)
+		}
+		cases = append(cases, jen.Default().Block(fail...))
 	} else {
 		cases = append(cases, jen.Default().Block(jen.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Add(wire("DecodeRaw")).Call(jen.Id("d")), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(wire("AtIndex").Call(jen.Err(), jen.Id("i"))))))
 	}
 	short := jen.Null()
 	if st.MinItems > 0 {
-		short = jen.If(jen.Id("i").Op("<").Lit(st.MinItems)).Block(jen.Return(jen.Op("&").Add(wire("Error")).Values(jen.Dict{
+		short = jen.If(jen.Id("i").Op("<").Lit(st.MinItems)).Block(jen.Return(jen.Id("d").Dot("Short").Call(jen.Op("&").Add(wire("Error")).Values(jen.Dict{
 			jen.Id("Offset"):  jen.Id("start"),
 			jen.Id("Msg"):     jen.Lit(fmt.Sprintf("the array has fewer than %d items", st.MinItems)),
 			jen.Id("Code"):    wire("CodeRequired"),
 			jen.Id("Keyword"): jen.Lit("minItems"),
-		})))
+		}), jen.Id("start"), jen.Id("i"), jen.Lit(n))))
 	}
 	g.f.Comment("DecodeWire decodes the value from d.")
 	g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("DecodeWire").Params(jen.Id("d").Op("*").Add(wire("Decoder"))).Error().Block(

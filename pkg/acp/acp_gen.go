@@ -2663,7 +2663,10 @@ func (x *AuthenticateRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.MethodID.DecodeWire(d); err != nil {
-				return wire.At(err, "methodId")
+				if err := d.Recover(wire.At(err, "methodId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -2671,7 +2674,10 @@ func (x *AuthenticateRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -2695,7 +2701,7 @@ func (x *AuthenticateRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "methodId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -2852,7 +2858,10 @@ func (x *AuthenticateResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -2942,7 +2951,10 @@ func (x *CancelRequestNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "requestId")
+					if err := d.Recover(wire.At(err, "requestId"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RequestID = v0
 			}
@@ -2952,7 +2964,10 @@ func (x *CancelRequestNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -2976,7 +2991,7 @@ func (x *CancelRequestNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "requestId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -3260,7 +3275,10 @@ func (x *Implementation) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -3271,7 +3289,10 @@ func (x *Implementation) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -3280,7 +3301,11 @@ func (x *Implementation) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -3294,7 +3319,10 @@ func (x *Implementation) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "version")
+					if err := d.Recover(wire.At(err, "version"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Version = v0
 			}
@@ -3304,7 +3332,10 @@ func (x *Implementation) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -3331,7 +3362,7 @@ func (x *Implementation) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "version")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -3415,7 +3446,11 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(FileSystemCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "fs")
+					if err := d.Recover(wire.At(err, "fs"), start, 0); err != nil {
+						return err
+					}
+					x.Fs = v
+					continue
 				}
 				x.Fs = v
 			}
@@ -3429,7 +3464,11 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "terminal")
+						if err := d.Recover(wire.At(err, "terminal"), start, 0); err != nil {
+							return err
+						}
+						x.Terminal = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -3442,14 +3481,21 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "session")
+				if err := d.Recover(wire.At(err, "session"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Session = wire.Null[ClientSessionCapabilities]()
 			} else {
 				var v ClientSessionCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "session")
+					if err := d.Recover(wire.At(err, "session"), start, 0); err != nil {
+						return err
+					}
+					x.Session = wire.Some(v)
+					continue
 				}
 				x.Session = wire.Some(v)
 			}
@@ -3461,7 +3507,11 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(AuthCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "auth")
+					if err := d.Recover(wire.At(err, "auth"), start, 0); err != nil {
+						return err
+					}
+					x.Auth = v
+					continue
 				}
 				x.Auth = v
 			}
@@ -3472,14 +3522,21 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "elicitation")
+				if err := d.Recover(wire.At(err, "elicitation"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Elicitation = wire.Null[ElicitationCapabilities]()
 			} else {
 				var v ElicitationCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "elicitation")
+					if err := d.Recover(wire.At(err, "elicitation"), start, 0); err != nil {
+						return err
+					}
+					x.Elicitation = wire.Some(v)
+					continue
 				}
 				x.Elicitation = wire.Some(v)
 			}
@@ -3489,7 +3546,10 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -3625,7 +3685,11 @@ func (x *FileSystemCapabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "readTextFile")
+						if err := d.Recover(wire.At(err, "readTextFile"), start, 0); err != nil {
+							return err
+						}
+						x.ReadTextFile = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -3641,7 +3705,11 @@ func (x *FileSystemCapabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "writeTextFile")
+						if err := d.Recover(wire.At(err, "writeTextFile"), start, 0); err != nil {
+							return err
+						}
+						x.WriteTextFile = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -3653,7 +3721,10 @@ func (x *FileSystemCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -3749,7 +3820,10 @@ func (x *ClientSessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Compaction.DecodeWire(d); err != nil {
-				return wire.At(err, "compaction")
+				if err := d.Recover(wire.At(err, "compaction"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "configOptions":
 			if seen[1] {
@@ -3758,14 +3832,21 @@ func (x *ClientSessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "configOptions")
+				if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ConfigOptions = wire.Null[SessionConfigOptionsCapabilities]()
 			} else {
 				var v SessionConfigOptionsCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "configOptions")
+					if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+						return err
+					}
+					x.ConfigOptions = wire.Some(v)
+					continue
 				}
 				x.ConfigOptions = wire.Some(v)
 			}
@@ -3775,7 +3856,10 @@ func (x *ClientSessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Notices.DecodeWire(d); err != nil {
-				return wire.At(err, "notices")
+				if err := d.Recover(wire.At(err, "notices"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[3] {
@@ -3783,7 +3867,10 @@ func (x *ClientSessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -3945,14 +4032,21 @@ func (x *SessionConfigOptionsCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "boolean")
+				if err := d.Recover(wire.At(err, "boolean"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Boolean = wire.Null[BooleanConfigOptionCapabilities]()
 			} else {
 				var v BooleanConfigOptionCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "boolean")
+					if err := d.Recover(wire.At(err, "boolean"), start, 0); err != nil {
+						return err
+					}
+					x.Boolean = wire.Some(v)
+					continue
 				}
 				x.Boolean = wire.Some(v)
 			}
@@ -3962,7 +4056,10 @@ func (x *SessionConfigOptionsCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -4062,7 +4159,10 @@ func (x *BooleanConfigOptionCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -4199,7 +4299,11 @@ func (x *AuthCapabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "terminal")
+						if err := d.Recover(wire.At(err, "terminal"), start, 0); err != nil {
+							return err
+						}
+						x.Terminal = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -4211,7 +4315,10 @@ func (x *AuthCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -4304,14 +4411,21 @@ func (x *ElicitationCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "form")
+				if err := d.Recover(wire.At(err, "form"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Form = wire.Null[ElicitationFormCapabilities]()
 			} else {
 				var v ElicitationFormCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "form")
+					if err := d.Recover(wire.At(err, "form"), start, 0); err != nil {
+						return err
+					}
+					x.Form = wire.Some(v)
+					continue
 				}
 				x.Form = wire.Some(v)
 			}
@@ -4322,14 +4436,21 @@ func (x *ElicitationCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "url")
+				if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.URL = wire.Null[ElicitationURLCapabilities]()
 			} else {
 				var v ElicitationURLCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "url")
+					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+						return err
+					}
+					x.URL = wire.Some(v)
+					continue
 				}
 				x.URL = wire.Some(v)
 			}
@@ -4339,7 +4460,10 @@ func (x *ElicitationCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -4451,7 +4575,10 @@ func (x *ElicitationFormCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -4539,7 +4666,10 @@ func (x *ElicitationURLCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -4631,7 +4761,11 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "loadSession")
+						if err := d.Recover(wire.At(err, "loadSession"), start, 0); err != nil {
+							return err
+						}
+						x.LoadSession = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -4645,7 +4779,11 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(PromptCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "promptCapabilities")
+					if err := d.Recover(wire.At(err, "promptCapabilities"), start, 0); err != nil {
+						return err
+					}
+					x.PromptCapabilities = v
+					continue
 				}
 				x.PromptCapabilities = v
 			}
@@ -4657,7 +4795,11 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(MCPCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "mcpCapabilities")
+					if err := d.Recover(wire.At(err, "mcpCapabilities"), start, 0); err != nil {
+						return err
+					}
+					x.MCPCapabilities = v
+					continue
 				}
 				x.MCPCapabilities = v
 			}
@@ -4669,7 +4811,11 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(SessionCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "sessionCapabilities")
+					if err := d.Recover(wire.At(err, "sessionCapabilities"), start, 0); err != nil {
+						return err
+					}
+					x.SessionCapabilities = v
+					continue
 				}
 				x.SessionCapabilities = v
 			}
@@ -4681,7 +4827,11 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(AgentAuthCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "auth")
+					if err := d.Recover(wire.At(err, "auth"), start, 0); err != nil {
+						return err
+					}
+					x.Auth = v
+					continue
 				}
 				x.Auth = v
 			}
@@ -4691,7 +4841,10 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -4819,7 +4972,11 @@ func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "image")
+						if err := d.Recover(wire.At(err, "image"), start, 0); err != nil {
+							return err
+						}
+						x.Image = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -4835,7 +4992,11 @@ func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "audio")
+						if err := d.Recover(wire.At(err, "audio"), start, 0); err != nil {
+							return err
+						}
+						x.Audio = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -4851,7 +5012,11 @@ func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "embeddedContext")
+						if err := d.Recover(wire.At(err, "embeddedContext"), start, 0); err != nil {
+							return err
+						}
+						x.EmbeddedContext = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -4863,7 +5028,10 @@ func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -4967,7 +5135,11 @@ func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "http")
+						if err := d.Recover(wire.At(err, "http"), start, 0); err != nil {
+							return err
+						}
+						x.HTTP = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -4983,7 +5155,11 @@ func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "sse")
+						if err := d.Recover(wire.At(err, "sse"), start, 0); err != nil {
+							return err
+						}
+						x.SSE = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -4995,7 +5171,10 @@ func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -5092,14 +5271,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "list")
+				if err := d.Recover(wire.At(err, "list"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.List = wire.Null[SessionListCapabilities]()
 			} else {
 				var v SessionListCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "list")
+					if err := d.Recover(wire.At(err, "list"), start, 0); err != nil {
+						return err
+					}
+					x.List = wire.Some(v)
+					continue
 				}
 				x.List = wire.Some(v)
 			}
@@ -5110,14 +5296,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "delete")
+				if err := d.Recover(wire.At(err, "delete"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Delete = wire.Null[SessionDeleteCapabilities]()
 			} else {
 				var v SessionDeleteCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "delete")
+					if err := d.Recover(wire.At(err, "delete"), start, 0); err != nil {
+						return err
+					}
+					x.Delete = wire.Some(v)
+					continue
 				}
 				x.Delete = wire.Some(v)
 			}
@@ -5128,14 +5321,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "additionalDirectories")
+				if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.AdditionalDirectories = wire.Null[SessionAdditionalDirectoriesCapabilities]()
 			} else {
 				var v SessionAdditionalDirectoriesCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "additionalDirectories")
+					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						return err
+					}
+					x.AdditionalDirectories = wire.Some(v)
+					continue
 				}
 				x.AdditionalDirectories = wire.Some(v)
 			}
@@ -5146,14 +5346,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "resume")
+				if err := d.Recover(wire.At(err, "resume"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Resume = wire.Null[SessionResumeCapabilities]()
 			} else {
 				var v SessionResumeCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "resume")
+					if err := d.Recover(wire.At(err, "resume"), start, 0); err != nil {
+						return err
+					}
+					x.Resume = wire.Some(v)
+					continue
 				}
 				x.Resume = wire.Some(v)
 			}
@@ -5164,14 +5371,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "close")
+				if err := d.Recover(wire.At(err, "close"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Close = wire.Null[SessionCloseCapabilities]()
 			} else {
 				var v SessionCloseCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "close")
+					if err := d.Recover(wire.At(err, "close"), start, 0); err != nil {
+						return err
+					}
+					x.Close = wire.Some(v)
+					continue
 				}
 				x.Close = wire.Some(v)
 			}
@@ -5181,7 +5395,10 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -5329,7 +5546,10 @@ func (x *SessionListCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -5417,7 +5637,10 @@ func (x *SessionDeleteCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -5505,7 +5728,10 @@ func (x *SessionAdditionalDirectoriesCapabilities) DecodeWire(d *wire.Decoder) e
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -5593,7 +5819,10 @@ func (x *SessionResumeCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -5681,7 +5910,10 @@ func (x *SessionCloseCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -5770,14 +6002,21 @@ func (x *AgentAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "logout")
+				if err := d.Recover(wire.At(err, "logout"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Logout = wire.Null[LogoutCapabilities]()
 			} else {
 				var v LogoutCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "logout")
+					if err := d.Recover(wire.At(err, "logout"), start, 0); err != nil {
+						return err
+					}
+					x.Logout = wire.Some(v)
+					continue
 				}
 				x.Logout = wire.Some(v)
 			}
@@ -5787,7 +6026,10 @@ func (x *AgentAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -5887,7 +6129,10 @@ func (x *LogoutCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -6088,7 +6333,10 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
+				if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -6098,7 +6346,10 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -6109,7 +6360,10 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -6118,7 +6372,11 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -6131,7 +6389,13 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "args")
+					if err := d.Recover(wire.At(err, "args"), start, 0); err != nil {
+						return err
+					}
+					if x.Args == nil {
+						x.Args = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -6146,7 +6410,11 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "args")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "args"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -6161,7 +6429,13 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			{
 				if err := d.BeginObject(); err != nil {
-					return wire.At(err, "env")
+					if err := d.Recover(wire.At(err, "env"), start, 0); err != nil {
+						return err
+					}
+					if x.Env == nil {
+						x.Env = map[string]string{}
+					}
+					continue
 				}
 				m0 := make(map[string]string)
 				for {
@@ -6180,7 +6454,11 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.At(err, k0), "env")
+							if err := d.Recover(wire.At(wire.At(err, k0), "env"), start, 1); err != nil {
+								return err
+							}
+							m0[k0] = e0
+							continue
 						}
 						e0 = v1
 					}
@@ -6194,7 +6472,10 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -6221,7 +6502,7 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "name")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -6323,7 +6604,10 @@ func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
+				if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -6333,7 +6617,10 @@ func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -6344,7 +6631,10 @@ func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -6353,7 +6643,11 @@ func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -6365,7 +6659,10 @@ func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -6392,7 +6689,7 @@ func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "name")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -6650,7 +6947,10 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -6662,7 +6962,10 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "url")
+					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URL = v0
 			}
@@ -6673,7 +6976,10 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "headers")
+					if err := d.Recover(wire.At(err, "headers"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]HTTPHeader, 0)
 				for i0 := 0; ; i0++ {
@@ -6686,7 +6992,11 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 HTTPHeader
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "headers")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "headers"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -6698,7 +7008,10 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -6728,7 +7041,7 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "headers")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -6817,7 +7130,10 @@ func (x *HTTPHeader) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -6829,7 +7145,10 @@ func (x *HTTPHeader) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "value")
+					if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Value = v0
 			}
@@ -6839,7 +7158,10 @@ func (x *HTTPHeader) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -6866,7 +7188,7 @@ func (x *HTTPHeader) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "value")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -6944,7 +7266,10 @@ func (x *MCPServerSSE) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -6956,7 +7281,10 @@ func (x *MCPServerSSE) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "url")
+					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URL = v0
 			}
@@ -6967,7 +7295,10 @@ func (x *MCPServerSSE) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "headers")
+					if err := d.Recover(wire.At(err, "headers"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]HTTPHeader, 0)
 				for i0 := 0; ; i0++ {
@@ -6980,7 +7311,11 @@ func (x *MCPServerSSE) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 HTTPHeader
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "headers")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "headers"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -6992,7 +7327,10 @@ func (x *MCPServerSSE) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -7022,7 +7360,7 @@ func (x *MCPServerSSE) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "headers")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -7113,7 +7451,10 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -7125,7 +7466,10 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "command")
+					if err := d.Recover(wire.At(err, "command"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Command = v0
 			}
@@ -7136,7 +7480,10 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "args")
+					if err := d.Recover(wire.At(err, "args"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -7151,7 +7498,11 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "args")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "args"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -7166,7 +7517,10 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "env")
+					if err := d.Recover(wire.At(err, "env"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]EnvVariable, 0)
 				for i0 := 0; ; i0++ {
@@ -7179,7 +7533,11 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 EnvVariable
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "env")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "env"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -7191,7 +7549,10 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -7224,7 +7585,7 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "env")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -7319,7 +7680,10 @@ func (x *EnvVariable) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -7331,7 +7695,10 @@ func (x *EnvVariable) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "value")
+					if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Value = v0
 			}
@@ -7341,7 +7708,10 @@ func (x *EnvVariable) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -7368,7 +7738,7 @@ func (x *EnvVariable) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "value")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -7482,7 +7852,10 @@ func (x *SessionModeState) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.CurrentModeID.DecodeWire(d); err != nil {
-				return wire.At(err, "currentModeId")
+				if err := d.Recover(wire.At(err, "currentModeId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "availableModes":
 			if seen[1] {
@@ -7491,7 +7864,10 @@ func (x *SessionModeState) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "availableModes")
+					if err := d.Recover(wire.At(err, "availableModes"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]SessionMode, 0)
 				for i0 := 0; ; i0++ {
@@ -7504,7 +7880,11 @@ func (x *SessionModeState) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 SessionMode
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "availableModes")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "availableModes"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -7516,7 +7896,10 @@ func (x *SessionModeState) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -7543,7 +7926,7 @@ func (x *SessionModeState) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "availableModes")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -7628,7 +8011,10 @@ func (x *SessionMode) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
+				if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -7638,7 +8024,10 @@ func (x *SessionMode) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -7649,7 +8038,10 @@ func (x *SessionMode) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -7658,7 +8050,11 @@ func (x *SessionMode) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -7670,7 +8066,10 @@ func (x *SessionMode) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -7697,7 +8096,7 @@ func (x *SessionMode) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "name")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -8027,7 +8426,10 @@ func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
+				if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -8037,7 +8439,10 @@ func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -8048,7 +8453,10 @@ func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -8057,7 +8465,11 @@ func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -8070,14 +8482,21 @@ func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "category")
+				if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Category = wire.Null[SessionConfigOptionCategory]()
 			} else {
 				var v SessionConfigOptionCategory
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "category")
+					if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+						return err
+					}
+					x.Category = wire.Some(v)
+					continue
 				}
 				x.Category = wire.Some(v)
 			}
@@ -8087,7 +8506,10 @@ func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.CurrentValue.DecodeWire(d); err != nil {
-				return wire.At(err, "currentValue")
+				if err := d.Recover(wire.At(err, "currentValue"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "options":
 			if seen[5] {
@@ -8097,7 +8519,10 @@ func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeSessionConfigSelectOptions(d)
 				if err != nil {
-					return wire.At(err, "options")
+					if err := d.Recover(wire.At(err, "options"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Options = v0
 			}
@@ -8107,7 +8532,10 @@ func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[6] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -8140,7 +8568,7 @@ func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "options")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -8376,7 +8804,10 @@ func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Value.DecodeWire(d); err != nil {
-				return wire.At(err, "value")
+				if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -8386,7 +8817,10 @@ func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -8397,7 +8831,10 @@ func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -8406,7 +8843,11 @@ func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -8418,7 +8859,10 @@ func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -8445,7 +8889,7 @@ func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "name")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -8508,6 +8952,7 @@ func (SessionConfigSelectOptionsSessionConfigSelectOptionList) isSessionConfigSe
 // DecodeWire decodes the value from d.
 func (x *SessionConfigSelectOptionsSessionConfigSelectOptionList) DecodeWire(d *wire.Decoder) error {
 	var v []SessionConfigSelectOption
+	start := d.Offset()
 	{
 		if err := d.BeginArray(); err != nil {
 			return err
@@ -8523,7 +8968,11 @@ func (x *SessionConfigSelectOptionsSessionConfigSelectOptionList) DecodeWire(d *
 			}
 			var e1 SessionConfigSelectOption
 			if err := e1.DecodeWire(d); err != nil {
-				return wire.AtIndex(err, i1)
+				if err := d.Recover(wire.AtIndex(err, i1), start, 0); err != nil {
+					return err
+				}
+				s1 = append(s1, e1)
+				continue
 			}
 			s1 = append(s1, e1)
 		}
@@ -8593,7 +9042,10 @@ func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Group.DecodeWire(d); err != nil {
-				return wire.At(err, "group")
+				if err := d.Recover(wire.At(err, "group"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -8603,7 +9055,10 @@ func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -8614,7 +9069,10 @@ func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "options")
+					if err := d.Recover(wire.At(err, "options"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]SessionConfigSelectOption, 0)
 				for i0 := 0; ; i0++ {
@@ -8627,7 +9085,11 @@ func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 SessionConfigSelectOption
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "options")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "options"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -8639,7 +9101,10 @@ func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -8669,7 +9134,7 @@ func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "options")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -8737,6 +9202,7 @@ func (SessionConfigSelectOptionsSessionConfigSelectGroupList) isSessionConfigSel
 // DecodeWire decodes the value from d.
 func (x *SessionConfigSelectOptionsSessionConfigSelectGroupList) DecodeWire(d *wire.Decoder) error {
 	var v []SessionConfigSelectGroup
+	start := d.Offset()
 	{
 		if err := d.BeginArray(); err != nil {
 			return err
@@ -8752,7 +9218,11 @@ func (x *SessionConfigSelectOptionsSessionConfigSelectGroupList) DecodeWire(d *w
 			}
 			var e1 SessionConfigSelectGroup
 			if err := e1.DecodeWire(d); err != nil {
-				return wire.AtIndex(err, i1)
+				if err := d.Recover(wire.AtIndex(err, i1), start, 0); err != nil {
+					return err
+				}
+				s1 = append(s1, e1)
+				continue
 			}
 			s1 = append(s1, e1)
 		}
@@ -8824,7 +9294,10 @@ func (x *SessionConfigBoolean) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
+				if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -8834,7 +9307,10 @@ func (x *SessionConfigBoolean) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -8845,7 +9321,10 @@ func (x *SessionConfigBoolean) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -8854,7 +9333,11 @@ func (x *SessionConfigBoolean) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -8867,14 +9350,21 @@ func (x *SessionConfigBoolean) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "category")
+				if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Category = wire.Null[SessionConfigOptionCategory]()
 			} else {
 				var v SessionConfigOptionCategory
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "category")
+					if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+						return err
+					}
+					x.Category = wire.Some(v)
+					continue
 				}
 				x.Category = wire.Some(v)
 			}
@@ -8886,7 +9376,10 @@ func (x *SessionConfigBoolean) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Bool()
 				if err != nil {
-					return wire.At(err, "currentValue")
+					if err := d.Recover(wire.At(err, "currentValue"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.CurrentValue = v0
 			}
@@ -8896,7 +9389,10 @@ func (x *SessionConfigBoolean) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -8926,7 +9422,7 @@ func (x *SessionConfigBoolean) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "currentValue")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9022,7 +9518,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "cwd":
 			if seen[1] {
@@ -9032,7 +9531,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "cwd")
+					if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Cwd = v0
 			}
@@ -9043,7 +9545,13 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "additionalDirectories")
+					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						return err
+					}
+					if x.AdditionalDirectories == nil {
+						x.AdditionalDirectories = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -9058,7 +9566,11 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "additionalDirectories"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -9073,7 +9585,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -9082,7 +9597,11 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -9095,7 +9614,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "updatedAt")
+				if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.UpdatedAt = wire.Null[string]()
@@ -9104,7 +9626,11 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "updatedAt")
+						if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+							return err
+						}
+						x.UpdatedAt = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -9116,7 +9642,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -9143,7 +9672,7 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "cwd")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9433,14 +9962,21 @@ func (x *TextContent) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "annotations")
+				if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Annotations = wire.Null[Annotations]()
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "annotations")
+					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+						return err
+					}
+					x.Annotations = wire.Some(v)
+					continue
 				}
 				x.Annotations = wire.Some(v)
 			}
@@ -9452,7 +9988,10 @@ func (x *TextContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "text")
+					if err := d.Recover(wire.At(err, "text"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Text = v0
 			}
@@ -9462,7 +10001,10 @@ func (x *TextContent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -9486,7 +10028,7 @@ func (x *TextContent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "text")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9571,7 +10113,10 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "audience")
+				if err := d.Recover(wire.At(err, "audience"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Audience = wire.Null[[]Role]()
@@ -9579,7 +10124,11 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 				var v []Role
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "audience")
+						if err := d.Recover(wire.At(err, "audience"), start, 0); err != nil {
+							return err
+						}
+						x.Audience = wire.Some(v)
+						continue
 					}
 					s1 := make([]Role, 0)
 					for i1 := 0; ; i1++ {
@@ -9592,7 +10141,11 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 						}
 						var e1 Role
 						if err := e1.DecodeWire(d); err != nil {
-							return wire.At(wire.AtIndex(err, i1), "audience")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "audience"), start, 1); err != nil {
+								return err
+							}
+							s1 = append(s1, e1)
+							continue
 						}
 						s1 = append(s1, e1)
 					}
@@ -9607,7 +10160,10 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "lastModified")
+				if err := d.Recover(wire.At(err, "lastModified"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.LastModified = wire.Null[string]()
@@ -9616,7 +10172,11 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "lastModified")
+						if err := d.Recover(wire.At(err, "lastModified"), start, 0); err != nil {
+							return err
+						}
+						x.LastModified = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -9629,7 +10189,10 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "priority")
+				if err := d.Recover(wire.At(err, "priority"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Priority = wire.Null[float64]()
@@ -9638,7 +10201,11 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "priority")
+						if err := d.Recover(wire.At(err, "priority"), start, 0); err != nil {
+							return err
+						}
+						x.Priority = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -9650,7 +10217,10 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -9828,14 +10398,21 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "annotations")
+				if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Annotations = wire.Null[Annotations]()
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "annotations")
+					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+						return err
+					}
+					x.Annotations = wire.Some(v)
+					continue
 				}
 				x.Annotations = wire.Some(v)
 			}
@@ -9847,7 +10424,10 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "data")
+					if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Data = v0
 			}
@@ -9859,7 +10439,10 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "mimeType")
+					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.MIMEType = v0
 			}
@@ -9870,7 +10453,10 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "uri")
+				if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.URI = wire.Null[string]()
@@ -9879,7 +10465,11 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "uri")
+						if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+							return err
+						}
+						x.URI = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -9891,7 +10481,10 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -9918,7 +10511,7 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "mimeType")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10015,14 +10608,21 @@ func (x *AudioContent) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "annotations")
+				if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Annotations = wire.Null[Annotations]()
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "annotations")
+					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+						return err
+					}
+					x.Annotations = wire.Some(v)
+					continue
 				}
 				x.Annotations = wire.Some(v)
 			}
@@ -10034,7 +10634,10 @@ func (x *AudioContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "data")
+					if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Data = v0
 			}
@@ -10046,7 +10649,10 @@ func (x *AudioContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "mimeType")
+					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.MIMEType = v0
 			}
@@ -10056,7 +10662,10 @@ func (x *AudioContent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -10083,7 +10692,7 @@ func (x *AudioContent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "mimeType")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10172,14 +10781,21 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "annotations")
+				if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Annotations = wire.Null[Annotations]()
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "annotations")
+					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+						return err
+					}
+					x.Annotations = wire.Some(v)
+					continue
 				}
 				x.Annotations = wire.Some(v)
 			}
@@ -10190,7 +10806,10 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -10199,7 +10818,11 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10212,7 +10835,10 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[string]()
@@ -10221,7 +10847,11 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "mimeType")
+						if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+							return err
+						}
+						x.MIMEType = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10235,7 +10865,10 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -10246,7 +10879,10 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "size")
+				if err := d.Recover(wire.At(err, "size"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Size = wire.Null[int64]()
@@ -10255,7 +10891,11 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						return wire.At(err, "size")
+						if err := d.Recover(wire.At(err, "size"), start, 0); err != nil {
+							return err
+						}
+						x.Size = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10268,7 +10908,10 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -10277,7 +10920,11 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10291,7 +10938,10 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "uri")
+					if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URI = v0
 			}
@@ -10301,7 +10951,10 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[7] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -10328,7 +10981,7 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "uri")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10449,14 +11102,21 @@ func (x *EmbeddedResource) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "annotations")
+				if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Annotations = wire.Null[Annotations]()
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "annotations")
+					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+						return err
+					}
+					x.Annotations = wire.Some(v)
+					continue
 				}
 				x.Annotations = wire.Some(v)
 			}
@@ -10468,7 +11128,10 @@ func (x *EmbeddedResource) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeEmbeddedResourceResource(d)
 				if err != nil {
-					return wire.At(err, "resource")
+					if err := d.Recover(wire.At(err, "resource"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Resource = v0
 			}
@@ -10478,7 +11141,10 @@ func (x *EmbeddedResource) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -10502,7 +11168,7 @@ func (x *EmbeddedResource) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "resource")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10752,7 +11418,10 @@ func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decode
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[string]()
@@ -10761,7 +11430,11 @@ func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decode
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "mimeType")
+						if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+							return err
+						}
+						x.MIMEType = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10775,7 +11448,10 @@ func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decode
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "text")
+					if err := d.Recover(wire.At(err, "text"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Text = v0
 			}
@@ -10787,7 +11463,10 @@ func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decode
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "uri")
+					if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URI = v0
 			}
@@ -10797,7 +11476,10 @@ func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decode
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -10824,7 +11506,7 @@ func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decode
 		missing = append(missing, "uri")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10910,7 +11592,10 @@ func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decode
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "blob")
+					if err := d.Recover(wire.At(err, "blob"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Blob = v0
 			}
@@ -10921,7 +11606,10 @@ func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decode
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[string]()
@@ -10930,7 +11618,11 @@ func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decode
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "mimeType")
+						if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+							return err
+						}
+						x.MIMEType = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10944,7 +11636,10 @@ func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decode
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "uri")
+					if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URI = v0
 			}
@@ -10954,7 +11649,10 @@ func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decode
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -10981,7 +11679,7 @@ func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decode
 		missing = append(missing, "uri")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -11064,7 +11762,10 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[string]()
@@ -11073,7 +11774,11 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "mimeType")
+						if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+							return err
+						}
+						x.MIMEType = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11087,7 +11792,10 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "text")
+					if err := d.Recover(wire.At(err, "text"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Text = v0
 			}
@@ -11099,7 +11807,10 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "uri")
+					if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URI = v0
 			}
@@ -11109,7 +11820,10 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -11136,7 +11850,7 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "uri")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -11220,7 +11934,10 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "blob")
+					if err := d.Recover(wire.At(err, "blob"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Blob = v0
 			}
@@ -11231,7 +11948,10 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[string]()
@@ -11240,7 +11960,11 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "mimeType")
+						if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+							return err
+						}
+						x.MIMEType = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11254,7 +11978,10 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "uri")
+					if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URI = v0
 			}
@@ -11264,7 +11991,10 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -11291,7 +12021,7 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "uri")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -11799,7 +12529,10 @@ func (x *ContentChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeContentBlock(d)
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -11810,14 +12543,21 @@ func (x *ContentChunk) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "messageId")
+				if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MessageID = wire.Null[MessageID]()
 			} else {
 				var v MessageID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "messageId")
+					if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+						return err
+					}
+					x.MessageID = wire.Some(v)
+					continue
 				}
 				x.MessageID = wire.Some(v)
 			}
@@ -11827,7 +12567,10 @@ func (x *ContentChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -11851,7 +12594,7 @@ func (x *ContentChunk) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12132,7 +12875,10 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ToolCallID.DecodeWire(d); err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "title":
 			if seen[1] {
@@ -12142,7 +12888,10 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "title")
+					if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Title = v0
 			}
@@ -12153,7 +12902,10 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "name")
+				if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Name = wire.Null[string]()
@@ -12162,7 +12914,11 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "name")
+						if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+							return err
+						}
+						x.Name = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -12176,7 +12932,11 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(ToolKind)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "kind")
+					if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+						return err
+					}
+					x.Kind = v
+					continue
 				}
 				x.Kind = v
 			}
@@ -12188,7 +12948,11 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(ToolCallStatus)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "status")
+					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+						return err
+					}
+					x.Status = v
+					continue
 				}
 				x.Status = v
 			}
@@ -12199,7 +12963,13 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					if x.Content == nil {
+						x.Content = []ToolCallContent{}
+					}
+					continue
 				}
 				s0 := make([]ToolCallContent, 0)
 				for i0 := 0; ; i0++ {
@@ -12214,7 +12984,11 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeToolCallContent(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "content")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "content"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -12229,7 +13003,13 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "locations")
+					if err := d.Recover(wire.At(err, "locations"), start, 0); err != nil {
+						return err
+					}
+					if x.Locations == nil {
+						x.Locations = []ToolCallLocation{}
+					}
+					continue
 				}
 				s0 := make([]ToolCallLocation, 0)
 				for i0 := 0; ; i0++ {
@@ -12242,7 +13022,11 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 ToolCallLocation
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "locations")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "locations"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -12256,7 +13040,10 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "rawInput")
+					if err := d.Recover(wire.At(err, "rawInput"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RawInput = v0
 			}
@@ -12268,7 +13055,10 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "rawOutput")
+					if err := d.Recover(wire.At(err, "rawOutput"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RawOutput = v0
 			}
@@ -12278,7 +13068,10 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[9] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -12305,7 +13098,7 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "title")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12756,7 +13549,10 @@ func (x *Content) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeContentBlock(d)
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -12766,7 +13562,10 @@ func (x *Content) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -12790,7 +13589,7 @@ func (x *Content) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12872,7 +13671,10 @@ func (x *Diff) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "path")
+					if err := d.Recover(wire.At(err, "path"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Path = v0
 			}
@@ -12883,7 +13685,10 @@ func (x *Diff) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "oldText")
+				if err := d.Recover(wire.At(err, "oldText"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.OldText = wire.Null[string]()
@@ -12892,7 +13697,11 @@ func (x *Diff) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "oldText")
+						if err := d.Recover(wire.At(err, "oldText"), start, 0); err != nil {
+							return err
+						}
+						x.OldText = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -12906,7 +13715,10 @@ func (x *Diff) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "newText")
+					if err := d.Recover(wire.At(err, "newText"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.NewText = v0
 			}
@@ -12916,7 +13728,10 @@ func (x *Diff) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -12943,7 +13758,7 @@ func (x *Diff) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "newText")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13027,7 +13842,10 @@ func (x *Terminal) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
+				if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -13035,7 +13853,10 @@ func (x *Terminal) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -13059,7 +13880,7 @@ func (x *Terminal) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "terminalId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13173,7 +13994,10 @@ func (x *ToolCallLocation) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "path")
+					if err := d.Recover(wire.At(err, "path"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Path = v0
 			}
@@ -13184,7 +14008,10 @@ func (x *ToolCallLocation) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "line")
+				if err := d.Recover(wire.At(err, "line"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Line = wire.Null[uint32]()
@@ -13193,7 +14020,11 @@ func (x *ToolCallLocation) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "line")
+						if err := d.Recover(wire.At(err, "line"), start, 0); err != nil {
+							return err
+						}
+						x.Line = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -13205,7 +14036,10 @@ func (x *ToolCallLocation) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -13229,7 +14063,7 @@ func (x *ToolCallLocation) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "path")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13311,7 +14145,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ToolCallID.DecodeWire(d); err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "kind":
 			if seen[1] {
@@ -13320,14 +14157,21 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Kind = wire.Null[ToolKind]()
 			} else {
 				var v ToolKind
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "kind")
+					if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+						return err
+					}
+					x.Kind = wire.Some(v)
+					continue
 				}
 				x.Kind = wire.Some(v)
 			}
@@ -13338,14 +14182,21 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "status")
+				if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Status = wire.Null[ToolCallStatus]()
 			} else {
 				var v ToolCallStatus
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "status")
+					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+						return err
+					}
+					x.Status = wire.Some(v)
+					continue
 				}
 				x.Status = wire.Some(v)
 			}
@@ -13356,7 +14207,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -13365,7 +14219,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -13378,7 +14236,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "name")
+				if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Name = wire.Null[string]()
@@ -13387,7 +14248,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "name")
+						if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+							return err
+						}
+						x.Name = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -13400,7 +14265,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "content")
+				if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Content = wire.Null[[]ToolCallContent]()
@@ -13408,7 +14276,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []ToolCallContent
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "content")
+						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+							return err
+						}
+						x.Content = wire.Some(v)
+						continue
 					}
 					s1 := make([]ToolCallContent, 0)
 					for i1 := 0; ; i1++ {
@@ -13423,7 +14295,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeToolCallContent(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "content")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -13440,7 +14316,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "locations")
+				if err := d.Recover(wire.At(err, "locations"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Locations = wire.Null[[]ToolCallLocation]()
@@ -13448,7 +14327,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []ToolCallLocation
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "locations")
+						if err := d.Recover(wire.At(err, "locations"), start, 0); err != nil {
+							return err
+						}
+						x.Locations = wire.Some(v)
+						continue
 					}
 					s1 := make([]ToolCallLocation, 0)
 					for i1 := 0; ; i1++ {
@@ -13461,7 +14344,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 						}
 						var e1 ToolCallLocation
 						if err := e1.DecodeWire(d); err != nil {
-							return wire.At(wire.AtIndex(err, i1), "locations")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "locations"), start, 1); err != nil {
+								return err
+							}
+							s1 = append(s1, e1)
+							continue
 						}
 						s1 = append(s1, e1)
 					}
@@ -13477,7 +14364,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "rawInput")
+					if err := d.Recover(wire.At(err, "rawInput"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RawInput = v0
 			}
@@ -13489,7 +14379,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "rawOutput")
+					if err := d.Recover(wire.At(err, "rawOutput"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RawOutput = v0
 			}
@@ -13499,7 +14392,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[9] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -13523,7 +14419,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "toolCallId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13684,7 +14580,10 @@ func (x *Plan) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "entries")
+					if err := d.Recover(wire.At(err, "entries"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]PlanEntry, 0)
 				for i0 := 0; ; i0++ {
@@ -13697,7 +14596,11 @@ func (x *Plan) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 PlanEntry
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "entries")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "entries"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -13709,7 +14612,10 @@ func (x *Plan) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -13733,7 +14639,7 @@ func (x *Plan) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "entries")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13818,7 +14724,10 @@ func (x *PlanEntry) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -13828,7 +14737,10 @@ func (x *PlanEntry) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Priority.DecodeWire(d); err != nil {
-				return wire.At(err, "priority")
+				if err := d.Recover(wire.At(err, "priority"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "status":
 			if seen[2] {
@@ -13836,7 +14748,10 @@ func (x *PlanEntry) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Status.DecodeWire(d); err != nil {
-				return wire.At(err, "status")
+				if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[3] {
@@ -13844,7 +14759,10 @@ func (x *PlanEntry) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -13874,7 +14792,7 @@ func (x *PlanEntry) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "status")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -14069,7 +14987,10 @@ func (x *AvailableCommandsUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "availableCommands")
+					if err := d.Recover(wire.At(err, "availableCommands"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]AvailableCommand, 0)
 				for i0 := 0; ; i0++ {
@@ -14082,7 +15003,11 @@ func (x *AvailableCommandsUpdate) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 AvailableCommand
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "availableCommands")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "availableCommands"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -14094,7 +15019,10 @@ func (x *AvailableCommandsUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -14118,7 +15046,7 @@ func (x *AvailableCommandsUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "availableCommands")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -14203,7 +15131,10 @@ func (x *AvailableCommand) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -14215,7 +15146,10 @@ func (x *AvailableCommand) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "description")
+					if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Description = v0
 			}
@@ -14226,14 +15160,21 @@ func (x *AvailableCommand) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "input")
+				if err := d.Recover(wire.At(err, "input"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Input = wire.Null[AvailableCommandInput]()
 			} else {
 				var v AvailableCommandInput
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "input")
+					if err := d.Recover(wire.At(err, "input"), start, 0); err != nil {
+						return err
+					}
+					x.Input = wire.Some(v)
+					continue
 				}
 				x.Input = wire.Some(v)
 			}
@@ -14243,7 +15184,10 @@ func (x *AvailableCommand) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -14270,7 +15214,7 @@ func (x *AvailableCommand) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "description")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -14358,7 +15302,10 @@ func (x *UnstructuredCommandInput) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "hint")
+					if err := d.Recover(wire.At(err, "hint"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Hint = v0
 			}
@@ -14368,7 +15315,10 @@ func (x *UnstructuredCommandInput) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -14392,7 +15342,7 @@ func (x *UnstructuredCommandInput) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "hint")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -14466,7 +15416,10 @@ func (x *CurrentModeUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.CurrentModeID.DecodeWire(d); err != nil {
-				return wire.At(err, "currentModeId")
+				if err := d.Recover(wire.At(err, "currentModeId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -14474,7 +15427,10 @@ func (x *CurrentModeUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -14498,7 +15454,7 @@ func (x *CurrentModeUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "currentModeId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -14573,7 +15529,10 @@ func (x *ConfigOptionUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "configOptions")
+					if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]SessionConfigOption, 0)
 				for i0 := 0; ; i0++ {
@@ -14588,7 +15547,11 @@ func (x *ConfigOptionUpdate) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeSessionConfigOption(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "configOptions")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "configOptions"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -14602,7 +15565,10 @@ func (x *ConfigOptionUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -14626,7 +15592,7 @@ func (x *ConfigOptionUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "configOptions")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -14712,7 +15678,10 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -14721,7 +15690,11 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -14734,7 +15707,10 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "updatedAt")
+				if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.UpdatedAt = wire.Null[string]()
@@ -14743,7 +15719,11 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "updatedAt")
+						if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+							return err
+						}
+						x.UpdatedAt = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -14755,7 +15735,10 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -14863,7 +15846,10 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "used")
+					if err := d.Recover(wire.At(err, "used"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Used = v0
 			}
@@ -14875,7 +15861,10 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "size")
+					if err := d.Recover(wire.At(err, "size"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Size = v0
 			}
@@ -14886,14 +15875,21 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cost")
+				if err := d.Recover(wire.At(err, "cost"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cost = wire.Null[Cost]()
 			} else {
 				var v Cost
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "cost")
+					if err := d.Recover(wire.At(err, "cost"), start, 0); err != nil {
+						return err
+					}
+					x.Cost = wire.Some(v)
+					continue
 				}
 				x.Cost = wire.Some(v)
 			}
@@ -14903,7 +15899,10 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -14930,7 +15929,7 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "size")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -15018,7 +16017,10 @@ func (x *Cost) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Float64()
 				if err != nil {
-					return wire.At(err, "amount")
+					if err := d.Recover(wire.At(err, "amount"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Amount = v0
 			}
@@ -15030,7 +16032,10 @@ func (x *Cost) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "currency")
+					if err := d.Recover(wire.At(err, "currency"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Currency = v0
 			}
@@ -15040,7 +16045,10 @@ func (x *Cost) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -15067,7 +16075,7 @@ func (x *Cost) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "currency")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -15143,7 +16151,10 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Severity.DecodeWire(d); err != nil {
-				return wire.At(err, "severity")
+				if err := d.Recover(wire.At(err, "severity"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "title":
 			if seen[1] {
@@ -15153,7 +16164,10 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "title")
+					if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Title = v0
 			}
@@ -15164,7 +16178,10 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -15173,7 +16190,11 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -15185,7 +16206,10 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -15212,7 +16236,7 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "title")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -15356,7 +16380,10 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.CompactionID.DecodeWire(d); err != nil {
-				return wire.At(err, "compactionId")
+				if err := d.Recover(wire.At(err, "compactionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "status":
 			if seen[1] {
@@ -15364,7 +16391,10 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Status.DecodeWire(d); err != nil {
-				return wire.At(err, "status")
+				if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "summary":
 			if seen[2] {
@@ -15373,7 +16403,10 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "summary")
+				if err := d.Recover(wire.At(err, "summary"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Summary = wire.Null[[]ContentBlock]()
@@ -15381,7 +16414,11 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "summary")
+						if err := d.Recover(wire.At(err, "summary"), start, 0); err != nil {
+							return err
+						}
+						x.Summary = wire.Some(v)
+						continue
 					}
 					s1 := make([]ContentBlock, 0)
 					for i1 := 0; ; i1++ {
@@ -15396,7 +16433,11 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeContentBlock(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "summary")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "summary"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -15413,7 +16454,10 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "error")
+				if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Error = wire.Null[string]()
@@ -15422,7 +16466,11 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "error")
+						if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+							return err
+						}
+						x.Error = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -15434,7 +16482,10 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -15461,7 +16512,7 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "status")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -15660,7 +16711,10 @@ func (x *CompactionSummaryChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.CompactionID.DecodeWire(d); err != nil {
-				return wire.At(err, "compactionId")
+				if err := d.Recover(wire.At(err, "compactionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[1] {
@@ -15670,7 +16724,10 @@ func (x *CompactionSummaryChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeContentBlock(d)
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -15680,7 +16737,10 @@ func (x *CompactionSummaryChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -15707,7 +16767,7 @@ func (x *CompactionSummaryChunk) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -15787,7 +16847,10 @@ func (x *PermissionOption) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.OptionID.DecodeWire(d); err != nil {
-				return wire.At(err, "optionId")
+				if err := d.Recover(wire.At(err, "optionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -15797,7 +16860,10 @@ func (x *PermissionOption) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -15807,7 +16873,10 @@ func (x *PermissionOption) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Kind.DecodeWire(d); err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[3] {
@@ -15815,7 +16884,10 @@ func (x *PermissionOption) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -15845,7 +16917,7 @@ func (x *PermissionOption) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "kind")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16145,10 +17217,16 @@ func (x *CancelledPermissionOutcome) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "outcome")
+				if err := d.Recover(wire.At(err, "outcome"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "cancelled" {
-				return wire.At(wire.ConstError(d.Offset(), "\"cancelled\""), "outcome")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"cancelled\""), "outcome"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -16172,7 +17250,7 @@ func (x *CancelledPermissionOutcome) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "outcome")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16237,7 +17315,10 @@ func (x *SelectedPermissionOutcome) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.OptionID.DecodeWire(d); err != nil {
-				return wire.At(err, "optionId")
+				if err := d.Recover(wire.At(err, "optionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -16245,7 +17326,10 @@ func (x *SelectedPermissionOutcome) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -16269,7 +17353,7 @@ func (x *SelectedPermissionOutcome) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "optionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16342,7 +17426,10 @@ func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "exitCode")
+				if err := d.Recover(wire.At(err, "exitCode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ExitCode = wire.Null[uint32]()
@@ -16351,7 +17438,11 @@ func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "exitCode")
+						if err := d.Recover(wire.At(err, "exitCode"), start, 0); err != nil {
+							return err
+						}
+						x.ExitCode = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -16364,7 +17455,10 @@ func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "signal")
+				if err := d.Recover(wire.At(err, "signal"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Signal = wire.Null[string]()
@@ -16373,7 +17467,11 @@ func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "signal")
+						if err := d.Recover(wire.At(err, "signal"), start, 0); err != nil {
+							return err
+						}
+						x.Signal = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -16385,7 +17483,10 @@ func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -16531,7 +17632,10 @@ func (x *ElicitationFormMode) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "message")
+					if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Message = v0
 			}
@@ -16541,7 +17645,10 @@ func (x *ElicitationFormMode) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.RequestedSchema.DecodeWire(d); err != nil {
-				return wire.At(err, "requestedSchema")
+				if err := d.Recover(wire.At(err, "requestedSchema"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "sessionId":
 			if seen[2] {
@@ -16551,7 +17658,11 @@ func (x *ElicitationFormMode) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(SessionID)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "sessionId")
+					if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+						return err
+					}
+					x.SessionID = v
+					continue
 				}
 				x.SessionID = v
 			}
@@ -16562,14 +17673,21 @@ func (x *ElicitationFormMode) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ToolCallID = wire.Null[ToolCallID]()
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "toolCallId")
+					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+						return err
+					}
+					x.ToolCallID = wire.Some(v)
+					continue
 				}
 				x.ToolCallID = wire.Some(v)
 			}
@@ -16581,7 +17699,10 @@ func (x *ElicitationFormMode) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "requestId")
+					if err := d.Recover(wire.At(err, "requestId"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RequestID = v0
 			}
@@ -16591,7 +17712,10 @@ func (x *ElicitationFormMode) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -16618,7 +17742,7 @@ func (x *ElicitationFormMode) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "requestedSchema")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16732,7 +17856,11 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "type")
+						if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+							return err
+						}
+						x.Type = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -16745,7 +17873,10 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -16754,7 +17885,11 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -16767,7 +17902,13 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginObject(); err != nil {
-					return wire.At(err, "properties")
+					if err := d.Recover(wire.At(err, "properties"), start, 0); err != nil {
+						return err
+					}
+					if x.Properties == nil {
+						x.Properties = map[string]ElicitationPropertySchema{}
+					}
+					continue
 				}
 				m0 := make(map[string]ElicitationPropertySchema)
 				for {
@@ -16786,7 +17927,11 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeElicitationPropertySchema(d)
 						if err != nil {
-							return wire.At(wire.At(err, k0), "properties")
+							if err := d.Recover(wire.At(wire.At(err, k0), "properties"), start, 1); err != nil {
+								return err
+							}
+							m0[k0] = e0
+							continue
 						}
 						e0 = v1
 					}
@@ -16801,7 +17946,10 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "required")
+				if err := d.Recover(wire.At(err, "required"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Required = wire.Null[[]string]()
@@ -16809,7 +17957,11 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "required")
+						if err := d.Recover(wire.At(err, "required"), start, 0); err != nil {
+							return err
+						}
+						x.Required = wire.Some(v)
+						continue
 					}
 					s1 := make([]string, 0)
 					for i1 := 0; ; i1++ {
@@ -16824,7 +17976,11 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "required")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "required"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -16841,7 +17997,10 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -16850,7 +18009,11 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -16862,7 +18025,10 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -17196,7 +18362,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -17205,7 +18374,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -17218,7 +18391,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -17227,7 +18403,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -17240,7 +18420,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "minLength")
+				if err := d.Recover(wire.At(err, "minLength"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MinLength = wire.Null[uint32]()
@@ -17249,7 +18432,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "minLength")
+						if err := d.Recover(wire.At(err, "minLength"), start, 0); err != nil {
+							return err
+						}
+						x.MinLength = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -17262,7 +18449,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "maxLength")
+				if err := d.Recover(wire.At(err, "maxLength"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MaxLength = wire.Null[uint32]()
@@ -17271,7 +18461,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "maxLength")
+						if err := d.Recover(wire.At(err, "maxLength"), start, 0); err != nil {
+							return err
+						}
+						x.MaxLength = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -17284,7 +18478,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "pattern")
+				if err := d.Recover(wire.At(err, "pattern"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Pattern = wire.Null[string]()
@@ -17293,7 +18490,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "pattern")
+						if err := d.Recover(wire.At(err, "pattern"), start, 0); err != nil {
+							return err
+						}
+						x.Pattern = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -17306,14 +18507,21 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "format")
+				if err := d.Recover(wire.At(err, "format"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Format = wire.Null[StringFormat]()
 			} else {
 				var v StringFormat
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "format")
+					if err := d.Recover(wire.At(err, "format"), start, 0); err != nil {
+						return err
+					}
+					x.Format = wire.Some(v)
+					continue
 				}
 				x.Format = wire.Some(v)
 			}
@@ -17324,7 +18532,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "default")
+				if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Default = wire.Null[string]()
@@ -17333,7 +18544,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "default")
+						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+							return err
+						}
+						x.Default = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -17346,7 +18561,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[7] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "enum")
+				if err := d.Recover(wire.At(err, "enum"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Enum = wire.Null[[]string]()
@@ -17354,7 +18572,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "enum")
+						if err := d.Recover(wire.At(err, "enum"), start, 0); err != nil {
+							return err
+						}
+						x.Enum = wire.Some(v)
+						continue
 					}
 					s1 := make([]string, 0)
 					for i1 := 0; ; i1++ {
@@ -17369,7 +18591,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "enum")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "enum"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -17386,7 +18612,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[8] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "oneOf")
+				if err := d.Recover(wire.At(err, "oneOf"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.OneOf = wire.Null[[]EnumOption]()
@@ -17394,7 +18623,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				var v []EnumOption
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "oneOf")
+						if err := d.Recover(wire.At(err, "oneOf"), start, 0); err != nil {
+							return err
+						}
+						x.OneOf = wire.Some(v)
+						continue
 					}
 					s1 := make([]EnumOption, 0)
 					for i1 := 0; ; i1++ {
@@ -17407,7 +18640,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 						}
 						var e1 EnumOption
 						if err := e1.DecodeWire(d); err != nil {
-							return wire.At(wire.AtIndex(err, i1), "oneOf")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "oneOf"), start, 1); err != nil {
+								return err
+							}
+							s1 = append(s1, e1)
+							continue
 						}
 						s1 = append(s1, e1)
 					}
@@ -17421,7 +18658,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[9] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -17658,7 +18898,10 @@ func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "const")
+					if err := d.Recover(wire.At(err, "const"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Const = v0
 			}
@@ -17670,7 +18913,10 @@ func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "title")
+					if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Title = v0
 			}
@@ -17681,7 +18927,10 @@ func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -17690,7 +18939,11 @@ func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -17702,7 +18955,10 @@ func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -17729,7 +18985,7 @@ func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "title")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -17814,7 +19070,10 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -17823,7 +19082,11 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -17836,7 +19099,10 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -17845,7 +19111,11 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -17858,7 +19128,10 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "minimum")
+				if err := d.Recover(wire.At(err, "minimum"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Minimum = wire.Null[float64]()
@@ -17867,7 +19140,11 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "minimum")
+						if err := d.Recover(wire.At(err, "minimum"), start, 0); err != nil {
+							return err
+						}
+						x.Minimum = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -17880,7 +19157,10 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "maximum")
+				if err := d.Recover(wire.At(err, "maximum"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Maximum = wire.Null[float64]()
@@ -17889,7 +19169,11 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "maximum")
+						if err := d.Recover(wire.At(err, "maximum"), start, 0); err != nil {
+							return err
+						}
+						x.Maximum = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -17902,7 +19186,10 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "default")
+				if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Default = wire.Null[float64]()
@@ -17911,7 +19198,11 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "default")
+						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+							return err
+						}
+						x.Default = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -17923,7 +19214,10 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -18054,7 +19348,10 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -18063,7 +19360,11 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -18076,7 +19377,10 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -18085,7 +19389,11 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -18098,7 +19406,10 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "minimum")
+				if err := d.Recover(wire.At(err, "minimum"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Minimum = wire.Null[int64]()
@@ -18107,7 +19418,11 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						return wire.At(err, "minimum")
+						if err := d.Recover(wire.At(err, "minimum"), start, 0); err != nil {
+							return err
+						}
+						x.Minimum = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -18120,7 +19435,10 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "maximum")
+				if err := d.Recover(wire.At(err, "maximum"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Maximum = wire.Null[int64]()
@@ -18129,7 +19447,11 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						return wire.At(err, "maximum")
+						if err := d.Recover(wire.At(err, "maximum"), start, 0); err != nil {
+							return err
+						}
+						x.Maximum = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -18142,7 +19464,10 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "default")
+				if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Default = wire.Null[int64]()
@@ -18151,7 +19476,11 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						return wire.At(err, "default")
+						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+							return err
+						}
+						x.Default = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -18163,7 +19492,10 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -18294,7 +19626,10 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -18303,7 +19638,11 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -18316,7 +19655,10 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -18325,7 +19667,11 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -18338,7 +19684,10 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "default")
+				if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Default = wire.Null[bool]()
@@ -18347,7 +19696,11 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "default")
+						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+							return err
+						}
+						x.Default = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -18359,7 +19712,10 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -18474,7 +19830,10 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -18483,7 +19842,11 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -18496,7 +19859,10 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -18505,7 +19871,11 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -18518,7 +19888,10 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "minItems")
+				if err := d.Recover(wire.At(err, "minItems"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MinItems = wire.Null[uint64]()
@@ -18527,7 +19900,11 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "minItems")
+						if err := d.Recover(wire.At(err, "minItems"), start, 0); err != nil {
+							return err
+						}
+						x.MinItems = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -18540,7 +19917,10 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "maxItems")
+				if err := d.Recover(wire.At(err, "maxItems"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MaxItems = wire.Null[uint64]()
@@ -18549,7 +19929,11 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "maxItems")
+						if err := d.Recover(wire.At(err, "maxItems"), start, 0); err != nil {
+							return err
+						}
+						x.MaxItems = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -18563,7 +19947,10 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeMultiSelectItems(d)
 				if err != nil {
-					return wire.At(err, "items")
+					if err := d.Recover(wire.At(err, "items"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Items = v0
 			}
@@ -18574,7 +19961,10 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "default")
+				if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Default = wire.Null[[]string]()
@@ -18582,7 +19972,11 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "default")
+						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+							return err
+						}
+						x.Default = wire.Some(v)
+						continue
 					}
 					s1 := make([]string, 0)
 					for i1 := 0; ; i1++ {
@@ -18597,7 +19991,11 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "default")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "default"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -18613,7 +20011,10 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[6] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -18637,7 +20038,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "items")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -18872,7 +20273,10 @@ func (x *StringMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "enum")
+					if err := d.Recover(wire.At(err, "enum"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -18887,7 +20291,11 @@ func (x *StringMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "enum")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "enum"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -18901,7 +20309,10 @@ func (x *StringMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -18925,7 +20336,7 @@ func (x *StringMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "enum")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -19004,7 +20415,10 @@ func (x *TitledMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "anyOf")
+					if err := d.Recover(wire.At(err, "anyOf"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]EnumOption, 0)
 				for i0 := 0; ; i0++ {
@@ -19017,7 +20431,11 @@ func (x *TitledMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 EnumOption
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "anyOf")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "anyOf"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -19029,7 +20447,10 @@ func (x *TitledMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -19053,7 +20474,7 @@ func (x *TitledMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "anyOf")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -19138,7 +20559,10 @@ func (x *ElicitationURLMode) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "message")
+					if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Message = v0
 			}
@@ -19148,7 +20572,10 @@ func (x *ElicitationURLMode) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.ElicitationID.DecodeWire(d); err != nil {
-				return wire.At(err, "elicitationId")
+				if err := d.Recover(wire.At(err, "elicitationId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "url":
 			if seen[2] {
@@ -19158,7 +20585,10 @@ func (x *ElicitationURLMode) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "url")
+					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URL = v0
 			}
@@ -19170,7 +20600,11 @@ func (x *ElicitationURLMode) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(SessionID)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "sessionId")
+					if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+						return err
+					}
+					x.SessionID = v
+					continue
 				}
 				x.SessionID = v
 			}
@@ -19181,14 +20615,21 @@ func (x *ElicitationURLMode) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ToolCallID = wire.Null[ToolCallID]()
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "toolCallId")
+					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+						return err
+					}
+					x.ToolCallID = wire.Some(v)
+					continue
 				}
 				x.ToolCallID = wire.Some(v)
 			}
@@ -19200,7 +20641,10 @@ func (x *ElicitationURLMode) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "requestId")
+					if err := d.Recover(wire.At(err, "requestId"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RequestID = v0
 			}
@@ -19210,7 +20654,10 @@ func (x *ElicitationURLMode) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[6] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -19240,7 +20687,7 @@ func (x *ElicitationURLMode) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "url")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -19357,7 +20804,10 @@ func (x *ElicitationAcceptAction) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "content")
+				if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Content = wire.Null[map[string]ElicitationContentValue]()
@@ -19365,7 +20815,11 @@ func (x *ElicitationAcceptAction) DecodeWire(d *wire.Decoder) error {
 				var v map[string]ElicitationContentValue
 				{
 					if err := d.BeginObject(); err != nil {
-						return wire.At(err, "content")
+						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+							return err
+						}
+						x.Content = wire.Some(v)
+						continue
 					}
 					m1 := make(map[string]ElicitationContentValue)
 					for {
@@ -19384,7 +20838,11 @@ func (x *ElicitationAcceptAction) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeElicitationContentValue(d)
 							if err != nil {
-								return wire.At(wire.At(err, k1), "content")
+								if err := d.Recover(wire.At(wire.At(err, k1), "content"), start, 1); err != nil {
+									return err
+								}
+								m1[k1] = e1
+								continue
 							}
 							e1 = v2
 						}
@@ -19400,7 +20858,10 @@ func (x *ElicitationAcceptAction) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -19759,6 +21220,7 @@ func (ElicitationContentValueElicitationStringArrayValue) isElicitationContentVa
 // DecodeWire decodes the value from d.
 func (x *ElicitationContentValueElicitationStringArrayValue) DecodeWire(d *wire.Decoder) error {
 	var v []string
+	start := d.Offset()
 	{
 		if err := d.BeginArray(); err != nil {
 			return err
@@ -19776,7 +21238,11 @@ func (x *ElicitationContentValueElicitationStringArrayValue) DecodeWire(d *wire.
 			{
 				v2, err := d.String()
 				if err != nil {
-					return wire.AtIndex(err, i1)
+					if err := d.Recover(wire.AtIndex(err, i1), start, 0); err != nil {
+						return err
+					}
+					s1 = append(s1, e1)
+					continue
 				}
 				e1 = v2
 			}
@@ -19842,7 +21308,10 @@ func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ElicitationID.DecodeWire(d); err != nil {
-				return wire.At(err, "elicitationId")
+				if err := d.Recover(wire.At(err, "elicitationId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -19850,7 +21319,10 @@ func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -19874,7 +21346,7 @@ func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "elicitationId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -20077,10 +21549,16 @@ func (x *CreateElicitationRequestElicitationFormMode) DecodeWire(d *wire.Decoder
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "mode")
+				if err := d.Recover(wire.At(err, "mode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "form" {
-				return wire.At(wire.ConstError(d.Offset(), "\"form\""), "mode")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"form\""), "mode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "message":
 			if seen[1] {
@@ -20090,7 +21568,10 @@ func (x *CreateElicitationRequestElicitationFormMode) DecodeWire(d *wire.Decoder
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "message")
+					if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Message = v0
 			}
@@ -20100,7 +21581,10 @@ func (x *CreateElicitationRequestElicitationFormMode) DecodeWire(d *wire.Decoder
 			}
 			seen[2] = true
 			if err := x.RequestedSchema.DecodeWire(d); err != nil {
-				return wire.At(err, "requestedSchema")
+				if err := d.Recover(wire.At(err, "requestedSchema"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "sessionId":
 			if seen[3] {
@@ -20110,7 +21594,11 @@ func (x *CreateElicitationRequestElicitationFormMode) DecodeWire(d *wire.Decoder
 			{
 				v := new(SessionID)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "sessionId")
+					if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+						return err
+					}
+					x.SessionID = v
+					continue
 				}
 				x.SessionID = v
 			}
@@ -20121,14 +21609,21 @@ func (x *CreateElicitationRequestElicitationFormMode) DecodeWire(d *wire.Decoder
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ToolCallID = wire.Null[ToolCallID]()
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "toolCallId")
+					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+						return err
+					}
+					x.ToolCallID = wire.Some(v)
+					continue
 				}
 				x.ToolCallID = wire.Some(v)
 			}
@@ -20140,7 +21635,10 @@ func (x *CreateElicitationRequestElicitationFormMode) DecodeWire(d *wire.Decoder
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "requestId")
+					if err := d.Recover(wire.At(err, "requestId"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RequestID = v0
 			}
@@ -20150,7 +21648,10 @@ func (x *CreateElicitationRequestElicitationFormMode) DecodeWire(d *wire.Decoder
 			}
 			seen[6] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -20180,7 +21681,7 @@ func (x *CreateElicitationRequestElicitationFormMode) DecodeWire(d *wire.Decoder
 		missing = append(missing, "requestedSchema")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -20295,10 +21796,16 @@ func (x *CreateElicitationRequestElicitationURLMode) DecodeWire(d *wire.Decoder)
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "mode")
+				if err := d.Recover(wire.At(err, "mode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "url" {
-				return wire.At(wire.ConstError(d.Offset(), "\"url\""), "mode")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"url\""), "mode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "message":
 			if seen[1] {
@@ -20308,7 +21815,10 @@ func (x *CreateElicitationRequestElicitationURLMode) DecodeWire(d *wire.Decoder)
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "message")
+					if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Message = v0
 			}
@@ -20318,7 +21828,10 @@ func (x *CreateElicitationRequestElicitationURLMode) DecodeWire(d *wire.Decoder)
 			}
 			seen[2] = true
 			if err := x.ElicitationID.DecodeWire(d); err != nil {
-				return wire.At(err, "elicitationId")
+				if err := d.Recover(wire.At(err, "elicitationId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "url":
 			if seen[3] {
@@ -20328,7 +21841,10 @@ func (x *CreateElicitationRequestElicitationURLMode) DecodeWire(d *wire.Decoder)
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "url")
+					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URL = v0
 			}
@@ -20340,7 +21856,11 @@ func (x *CreateElicitationRequestElicitationURLMode) DecodeWire(d *wire.Decoder)
 			{
 				v := new(SessionID)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "sessionId")
+					if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+						return err
+					}
+					x.SessionID = v
+					continue
 				}
 				x.SessionID = v
 			}
@@ -20351,14 +21871,21 @@ func (x *CreateElicitationRequestElicitationURLMode) DecodeWire(d *wire.Decoder)
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ToolCallID = wire.Null[ToolCallID]()
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "toolCallId")
+					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+						return err
+					}
+					x.ToolCallID = wire.Some(v)
+					continue
 				}
 				x.ToolCallID = wire.Some(v)
 			}
@@ -20370,7 +21897,10 @@ func (x *CreateElicitationRequestElicitationURLMode) DecodeWire(d *wire.Decoder)
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "requestId")
+					if err := d.Recover(wire.At(err, "requestId"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RequestID = v0
 			}
@@ -20380,7 +21910,10 @@ func (x *CreateElicitationRequestElicitationURLMode) DecodeWire(d *wire.Decoder)
 			}
 			seen[7] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -20413,7 +21946,7 @@ func (x *CreateElicitationRequestElicitationURLMode) DecodeWire(d *wire.Decoder)
 		missing = append(missing, "url")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -20531,7 +22064,10 @@ func (x *otherCreateElicitationRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "mode")
+					if err := d.Recover(wire.At(err, "mode"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Mode = v0
 			}
@@ -20543,7 +22079,10 @@ func (x *otherCreateElicitationRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "message")
+					if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Message = v0
 			}
@@ -20555,7 +22094,11 @@ func (x *otherCreateElicitationRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(SessionID)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "sessionId")
+					if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+						return err
+					}
+					x.SessionID = v
+					continue
 				}
 				x.SessionID = v
 			}
@@ -20566,14 +22109,21 @@ func (x *otherCreateElicitationRequest) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ToolCallID = wire.Null[ToolCallID]()
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "toolCallId")
+					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+						return err
+					}
+					x.ToolCallID = wire.Some(v)
+					continue
 				}
 				x.ToolCallID = wire.Some(v)
 			}
@@ -20585,7 +22135,10 @@ func (x *otherCreateElicitationRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "requestId")
+					if err := d.Recover(wire.At(err, "requestId"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RequestID = v0
 			}
@@ -20595,7 +22148,10 @@ func (x *otherCreateElicitationRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -20622,7 +22178,7 @@ func (x *otherCreateElicitationRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "message")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -20875,10 +22431,16 @@ func (x *ElicitationDeclineAction) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "action")
+				if err := d.Recover(wire.At(err, "action"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "decline" {
-				return wire.At(wire.ConstError(d.Offset(), "\"decline\""), "action")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"decline\""), "action"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -20886,7 +22448,10 @@ func (x *ElicitationDeclineAction) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -20910,7 +22475,7 @@ func (x *ElicitationDeclineAction) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "action")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -20985,10 +22550,16 @@ func (x *ElicitationCancelAction) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "action")
+				if err := d.Recover(wire.At(err, "action"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "cancel" {
-				return wire.At(wire.ConstError(d.Offset(), "\"cancel\""), "action")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"cancel\""), "action"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -20996,7 +22567,10 @@ func (x *ElicitationCancelAction) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -21020,7 +22594,7 @@ func (x *ElicitationCancelAction) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "action")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -21094,7 +22668,10 @@ func (x *otherCreateElicitationResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "action")
+					if err := d.Recover(wire.At(err, "action"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Action = v0
 			}
@@ -21104,7 +22681,10 @@ func (x *otherCreateElicitationResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -21128,7 +22708,7 @@ func (x *otherCreateElicitationResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "action")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -21207,7 +22787,10 @@ func (x *ReadTextFileRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "path":
 			if seen[1] {
@@ -21217,7 +22800,10 @@ func (x *ReadTextFileRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "path")
+					if err := d.Recover(wire.At(err, "path"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Path = v0
 			}
@@ -21228,7 +22814,10 @@ func (x *ReadTextFileRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "line")
+				if err := d.Recover(wire.At(err, "line"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Line = wire.Null[uint32]()
@@ -21237,7 +22826,11 @@ func (x *ReadTextFileRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "line")
+						if err := d.Recover(wire.At(err, "line"), start, 0); err != nil {
+							return err
+						}
+						x.Line = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -21250,7 +22843,10 @@ func (x *ReadTextFileRequest) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "limit")
+				if err := d.Recover(wire.At(err, "limit"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Limit = wire.Null[uint32]()
@@ -21259,7 +22855,11 @@ func (x *ReadTextFileRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "limit")
+						if err := d.Recover(wire.At(err, "limit"), start, 0); err != nil {
+							return err
+						}
+						x.Limit = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -21271,7 +22871,10 @@ func (x *ReadTextFileRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -21298,7 +22901,7 @@ func (x *ReadTextFileRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "path")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -21390,7 +22993,10 @@ func (x *ReadTextFileResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -21400,7 +23006,10 @@ func (x *ReadTextFileResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -21424,7 +23033,7 @@ func (x *ReadTextFileResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -21496,7 +23105,10 @@ func (x *WriteTextFileRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "path":
 			if seen[1] {
@@ -21506,7 +23118,10 @@ func (x *WriteTextFileRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "path")
+					if err := d.Recover(wire.At(err, "path"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Path = v0
 			}
@@ -21518,7 +23133,10 @@ func (x *WriteTextFileRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -21528,7 +23146,10 @@ func (x *WriteTextFileRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -21558,7 +23179,7 @@ func (x *WriteTextFileRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -21634,7 +23255,10 @@ func (x *WriteTextFileResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -21722,7 +23346,10 @@ func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ProtocolVersion.DecodeWire(d); err != nil {
-				return wire.At(err, "protocolVersion")
+				if err := d.Recover(wire.At(err, "protocolVersion"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "clientCapabilities":
 			if seen[1] {
@@ -21732,7 +23359,11 @@ func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(ClientCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "clientCapabilities")
+					if err := d.Recover(wire.At(err, "clientCapabilities"), start, 0); err != nil {
+						return err
+					}
+					x.ClientCapabilities = v
+					continue
 				}
 				x.ClientCapabilities = v
 			}
@@ -21743,14 +23374,21 @@ func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "clientInfo")
+				if err := d.Recover(wire.At(err, "clientInfo"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ClientInfo = wire.Null[Implementation]()
 			} else {
 				var v Implementation
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "clientInfo")
+					if err := d.Recover(wire.At(err, "clientInfo"), start, 0); err != nil {
+						return err
+					}
+					x.ClientInfo = wire.Some(v)
+					continue
 				}
 				x.ClientInfo = wire.Some(v)
 			}
@@ -21760,7 +23398,10 @@ func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -21784,7 +23425,7 @@ func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "protocolVersion")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -21880,7 +23521,10 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ProtocolVersion.DecodeWire(d); err != nil {
-				return wire.At(err, "protocolVersion")
+				if err := d.Recover(wire.At(err, "protocolVersion"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "agentCapabilities":
 			if seen[1] {
@@ -21890,7 +23534,11 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(AgentCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "agentCapabilities")
+					if err := d.Recover(wire.At(err, "agentCapabilities"), start, 0); err != nil {
+						return err
+					}
+					x.AgentCapabilities = v
+					continue
 				}
 				x.AgentCapabilities = v
 			}
@@ -21901,7 +23549,13 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "authMethods")
+					if err := d.Recover(wire.At(err, "authMethods"), start, 0); err != nil {
+						return err
+					}
+					if x.AuthMethods == nil {
+						x.AuthMethods = []AuthMethod{}
+					}
+					continue
 				}
 				s0 := make([]AuthMethod, 0)
 				for i0 := 0; ; i0++ {
@@ -21916,7 +23570,11 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeAuthMethod(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "authMethods")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "authMethods"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -21931,14 +23589,21 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "agentInfo")
+				if err := d.Recover(wire.At(err, "agentInfo"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.AgentInfo = wire.Null[Implementation]()
 			} else {
 				var v Implementation
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "agentInfo")
+					if err := d.Recover(wire.At(err, "agentInfo"), start, 0); err != nil {
+						return err
+					}
+					x.AgentInfo = wire.Some(v)
+					continue
 				}
 				x.AgentInfo = wire.Some(v)
 			}
@@ -21948,7 +23613,10 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -21972,7 +23640,7 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "protocolVersion")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -22280,10 +23948,16 @@ func (x *EnvelopeRequest) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "jsonrpc")
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "2.0" {
-				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "id":
 			if seen[1] {
@@ -22293,7 +23967,10 @@ func (x *EnvelopeRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -22305,7 +23982,10 @@ func (x *EnvelopeRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -22317,7 +23997,10 @@ func (x *EnvelopeRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Params = v0
 			}
@@ -22349,7 +24032,7 @@ func (x *EnvelopeRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -22430,10 +24113,16 @@ func (x *EnvelopeNotification) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "jsonrpc")
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "2.0" {
-				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "method":
 			if seen[1] {
@@ -22443,7 +24132,10 @@ func (x *EnvelopeNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -22455,7 +24147,10 @@ func (x *EnvelopeNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Params = v0
 			}
@@ -22464,12 +24159,15 @@ func (x *EnvelopeNotification) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "id")
 			}
 			seen[3] = true
-			return wire.At(&wire.Error{
+			if err := d.Recover(wire.At(&wire.Error{
 				Code:    wire.CodeUnknown,
 				Keyword: "false",
 				Msg:     "member \"id\" must be absent",
 				Offset:  d.Offset(),
-			}, "id")
+			}, "id"), start, 0); err != nil {
+				return err
+			}
+			continue
 		default:
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
@@ -22495,7 +24193,7 @@ func (x *EnvelopeNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -22567,10 +24265,16 @@ func (x *EnvelopeResponse) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "jsonrpc")
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "2.0" {
-				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "id":
 			if seen[1] {
@@ -22580,7 +24284,10 @@ func (x *EnvelopeResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -22592,7 +24299,10 @@ func (x *EnvelopeResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "result")
+					if err := d.Recover(wire.At(err, "result"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Result = v0
 			}
@@ -22604,7 +24314,11 @@ func (x *EnvelopeResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Error)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "error")
+					if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+						return err
+					}
+					x.Error = v
+					continue
 				}
 				x.Error = v
 			}
@@ -22633,7 +24347,7 @@ func (x *EnvelopeResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "id")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -22732,7 +24446,10 @@ func (x *Error) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Code.DecodeWire(d); err != nil {
-				return wire.At(err, "code")
+				if err := d.Recover(wire.At(err, "code"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "message":
 			if seen[1] {
@@ -22742,7 +24459,10 @@ func (x *Error) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "message")
+					if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Message = v0
 			}
@@ -22754,7 +24474,10 @@ func (x *Error) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "data")
+					if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Data = v0
 			}
@@ -22783,7 +24506,7 @@ func (x *Error) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "message")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -22928,10 +24651,16 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "jsonrpc")
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "2.0" {
-				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "id":
 			if seen[1] {
@@ -22941,7 +24670,10 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -22953,7 +24685,10 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -22965,7 +24700,10 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Params = v0
 			}
@@ -22997,7 +24735,7 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -23076,10 +24814,16 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "jsonrpc")
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "2.0" {
-				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "method":
 			if seen[1] {
@@ -23089,7 +24833,10 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -23101,7 +24848,10 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Params = v0
 			}
@@ -23110,12 +24860,15 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "id")
 			}
 			seen[3] = true
-			return wire.At(&wire.Error{
+			if err := d.Recover(wire.At(&wire.Error{
 				Code:    wire.CodeUnknown,
 				Keyword: "false",
 				Msg:     "member \"id\" must be absent",
 				Offset:  d.Offset(),
-			}, "id")
+			}, "id"), start, 0); err != nil {
+				return err
+			}
+			continue
 		default:
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
@@ -23141,7 +24894,7 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -23211,10 +24964,16 @@ func (x *Response) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "jsonrpc")
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "2.0" {
-				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "id":
 			if seen[1] {
@@ -23224,7 +24983,10 @@ func (x *Response) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -23236,7 +24998,10 @@ func (x *Response) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "result")
+					if err := d.Recover(wire.At(err, "result"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Result = v0
 			}
@@ -23248,7 +25013,11 @@ func (x *Response) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Error)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "error")
+					if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+						return err
+					}
+					x.Error = v
+					continue
 				}
 				x.Error = v
 			}
@@ -23277,7 +25046,7 @@ func (x *Response) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "id")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -23376,7 +25145,10 @@ func (x *LogoutRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -23464,7 +25236,10 @@ func (x *LogoutResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -23552,7 +25327,10 @@ func (x *CancelNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -23560,7 +25338,10 @@ func (x *CancelNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -23584,7 +25365,7 @@ func (x *CancelNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -23656,7 +25437,10 @@ func (x *CloseSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -23664,7 +25448,10 @@ func (x *CloseSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -23688,7 +25475,7 @@ func (x *CloseSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -23760,7 +25547,10 @@ func (x *CloseSessionResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -23848,7 +25638,10 @@ func (x *DeleteSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -23856,7 +25649,10 @@ func (x *DeleteSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -23880,7 +25676,7 @@ func (x *DeleteSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -23952,7 +25748,10 @@ func (x *DeleteSessionResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -24041,7 +25840,10 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cwd")
+				if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cwd = wire.Null[string]()
@@ -24050,7 +25852,11 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "cwd")
+						if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+							return err
+						}
+						x.Cwd = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -24063,7 +25869,10 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cursor")
+				if err := d.Recover(wire.At(err, "cursor"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cursor = wire.Null[string]()
@@ -24072,7 +25881,11 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "cursor")
+						if err := d.Recover(wire.At(err, "cursor"), start, 0); err != nil {
+							return err
+						}
+						x.Cursor = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -24084,7 +25897,10 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -24189,7 +26005,10 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "sessions")
+					if err := d.Recover(wire.At(err, "sessions"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]SessionInfo, 0)
 				for i0 := 0; ; i0++ {
@@ -24202,7 +26021,11 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 SessionInfo
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "sessions")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "sessions"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -24215,7 +26038,10 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "nextCursor")
+				if err := d.Recover(wire.At(err, "nextCursor"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.NextCursor = wire.Null[string]()
@@ -24224,7 +26050,11 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "nextCursor")
+						if err := d.Recover(wire.At(err, "nextCursor"), start, 0); err != nil {
+							return err
+						}
+						x.NextCursor = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -24236,7 +26066,10 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -24260,7 +26093,7 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessions")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -24352,7 +26185,10 @@ func (x *LoadSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "mcpServers")
+					if err := d.Recover(wire.At(err, "mcpServers"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]MCPServer, 0)
 				for i0 := 0; ; i0++ {
@@ -24367,7 +26203,11 @@ func (x *LoadSessionRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeMCPServer(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "mcpServers")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "mcpServers"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -24383,7 +26223,10 @@ func (x *LoadSessionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "cwd")
+					if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Cwd = v0
 			}
@@ -24394,7 +26237,13 @@ func (x *LoadSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "additionalDirectories")
+					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						return err
+					}
+					if x.AdditionalDirectories == nil {
+						x.AdditionalDirectories = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -24409,7 +26258,11 @@ func (x *LoadSessionRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "additionalDirectories"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -24423,7 +26276,10 @@ func (x *LoadSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[4] {
@@ -24431,7 +26287,10 @@ func (x *LoadSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -24461,7 +26320,7 @@ func (x *LoadSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -24557,14 +26416,21 @@ func (x *LoadSessionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "modes")
+				if err := d.Recover(wire.At(err, "modes"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Modes = wire.Null[SessionModeState]()
 			} else {
 				var v SessionModeState
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "modes")
+					if err := d.Recover(wire.At(err, "modes"), start, 0); err != nil {
+						return err
+					}
+					x.Modes = wire.Some(v)
+					continue
 				}
 				x.Modes = wire.Some(v)
 			}
@@ -24575,7 +26441,10 @@ func (x *LoadSessionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "configOptions")
+				if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ConfigOptions = wire.Null[[]SessionConfigOption]()
@@ -24583,7 +26452,11 @@ func (x *LoadSessionResponse) DecodeWire(d *wire.Decoder) error {
 				var v []SessionConfigOption
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "configOptions")
+						if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+							return err
+						}
+						x.ConfigOptions = wire.Some(v)
+						continue
 					}
 					s1 := make([]SessionConfigOption, 0)
 					for i1 := 0; ; i1++ {
@@ -24598,7 +26471,11 @@ func (x *LoadSessionResponse) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeSessionConfigOption(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "configOptions")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "configOptions"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -24614,7 +26491,10 @@ func (x *LoadSessionResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -24735,7 +26615,10 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "cwd")
+					if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Cwd = v0
 			}
@@ -24746,7 +26629,13 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "additionalDirectories")
+					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						return err
+					}
+					if x.AdditionalDirectories == nil {
+						x.AdditionalDirectories = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -24761,7 +26650,11 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "additionalDirectories"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -24776,7 +26669,10 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "mcpServers")
+					if err := d.Recover(wire.At(err, "mcpServers"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]MCPServer, 0)
 				for i0 := 0; ; i0++ {
@@ -24791,7 +26687,11 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeMCPServer(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "mcpServers")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "mcpServers"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -24805,7 +26705,10 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -24832,7 +26735,7 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "mcpServers")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -24925,7 +26828,10 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "modes":
 			if seen[1] {
@@ -24934,14 +26840,21 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "modes")
+				if err := d.Recover(wire.At(err, "modes"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Modes = wire.Null[SessionModeState]()
 			} else {
 				var v SessionModeState
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "modes")
+					if err := d.Recover(wire.At(err, "modes"), start, 0); err != nil {
+						return err
+					}
+					x.Modes = wire.Some(v)
+					continue
 				}
 				x.Modes = wire.Some(v)
 			}
@@ -24952,7 +26865,10 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "configOptions")
+				if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ConfigOptions = wire.Null[[]SessionConfigOption]()
@@ -24960,7 +26876,11 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 				var v []SessionConfigOption
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "configOptions")
+						if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+							return err
+						}
+						x.ConfigOptions = wire.Some(v)
+						continue
 					}
 					s1 := make([]SessionConfigOption, 0)
 					for i1 := 0; ; i1++ {
@@ -24975,7 +26895,11 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeSessionConfigOption(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "configOptions")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "configOptions"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -24991,7 +26915,10 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -25015,7 +26942,7 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -25118,7 +27045,10 @@ func (x *PromptRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "prompt":
 			if seen[1] {
@@ -25127,7 +27057,10 @@ func (x *PromptRequest) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "prompt")
+					if err := d.Recover(wire.At(err, "prompt"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]ContentBlock, 0)
 				for i0 := 0; ; i0++ {
@@ -25142,7 +27075,11 @@ func (x *PromptRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeContentBlock(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "prompt")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "prompt"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -25156,7 +27093,10 @@ func (x *PromptRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -25183,7 +27123,7 @@ func (x *PromptRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "prompt")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -25268,7 +27208,10 @@ func (x *PromptResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.StopReason.DecodeWire(d); err != nil {
-				return wire.At(err, "stopReason")
+				if err := d.Recover(wire.At(err, "stopReason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -25276,7 +27219,10 @@ func (x *PromptResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -25300,7 +27246,7 @@ func (x *PromptResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "stopReason")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -25376,7 +27322,10 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "toolCall":
 			if seen[1] {
@@ -25384,7 +27333,10 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.ToolCall.DecodeWire(d); err != nil {
-				return wire.At(err, "toolCall")
+				if err := d.Recover(wire.At(err, "toolCall"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "options":
 			if seen[2] {
@@ -25393,7 +27345,10 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "options")
+					if err := d.Recover(wire.At(err, "options"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]PermissionOption, 0)
 				for i0 := 0; ; i0++ {
@@ -25406,7 +27361,11 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 PermissionOption
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "options")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "options"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -25418,7 +27377,10 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -25448,7 +27410,7 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "options")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -25541,7 +27503,10 @@ func (x *RequestPermissionResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestPermissionOutcome(d)
 				if err != nil {
-					return wire.At(err, "outcome")
+					if err := d.Recover(wire.At(err, "outcome"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Outcome = v0
 			}
@@ -25551,7 +27516,10 @@ func (x *RequestPermissionResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -25575,7 +27543,7 @@ func (x *RequestPermissionResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "outcome")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -25653,7 +27621,10 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "cwd":
 			if seen[1] {
@@ -25663,7 +27634,10 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "cwd")
+					if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Cwd = v0
 			}
@@ -25674,7 +27648,13 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "additionalDirectories")
+					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						return err
+					}
+					if x.AdditionalDirectories == nil {
+						x.AdditionalDirectories = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -25689,7 +27669,11 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "additionalDirectories"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -25704,7 +27688,13 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "mcpServers")
+					if err := d.Recover(wire.At(err, "mcpServers"), start, 0); err != nil {
+						return err
+					}
+					if x.MCPServers == nil {
+						x.MCPServers = []MCPServer{}
+					}
+					continue
 				}
 				s0 := make([]MCPServer, 0)
 				for i0 := 0; ; i0++ {
@@ -25719,7 +27709,11 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeMCPServer(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "mcpServers")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "mcpServers"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -25733,7 +27727,10 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -25760,7 +27757,7 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "cwd")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -25858,14 +27855,21 @@ func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "modes")
+				if err := d.Recover(wire.At(err, "modes"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Modes = wire.Null[SessionModeState]()
 			} else {
 				var v SessionModeState
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "modes")
+					if err := d.Recover(wire.At(err, "modes"), start, 0); err != nil {
+						return err
+					}
+					x.Modes = wire.Some(v)
+					continue
 				}
 				x.Modes = wire.Some(v)
 			}
@@ -25876,7 +27880,10 @@ func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "configOptions")
+				if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ConfigOptions = wire.Null[[]SessionConfigOption]()
@@ -25884,7 +27891,11 @@ func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
 				var v []SessionConfigOption
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "configOptions")
+						if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+							return err
+						}
+						x.ConfigOptions = wire.Some(v)
+						continue
 					}
 					s1 := make([]SessionConfigOption, 0)
 					for i1 := 0; ; i1++ {
@@ -25899,7 +27910,11 @@ func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeSessionConfigOption(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "configOptions")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "configOptions"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -25915,7 +27930,10 @@ func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -26143,10 +28161,16 @@ func (x *SetSessionConfigOptionBoolean) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "boolean" {
-				return wire.At(wire.ConstError(d.Offset(), "\"boolean\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"boolean\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "sessionId":
 			if seen[1] {
@@ -26154,7 +28178,10 @@ func (x *SetSessionConfigOptionBoolean) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "configId":
 			if seen[2] {
@@ -26162,7 +28189,10 @@ func (x *SetSessionConfigOptionBoolean) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.ConfigID.DecodeWire(d); err != nil {
-				return wire.At(err, "configId")
+				if err := d.Recover(wire.At(err, "configId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "value":
 			if seen[3] {
@@ -26172,7 +28202,10 @@ func (x *SetSessionConfigOptionBoolean) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Bool()
 				if err != nil {
-					return wire.At(err, "value")
+					if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Value = v0
 			}
@@ -26182,7 +28215,10 @@ func (x *SetSessionConfigOptionBoolean) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -26215,7 +28251,7 @@ func (x *SetSessionConfigOptionBoolean) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "value")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -26295,7 +28331,10 @@ func (x *SetSessionConfigOptionValueID) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "configId":
 			if seen[1] {
@@ -26303,7 +28342,10 @@ func (x *SetSessionConfigOptionValueID) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.ConfigID.DecodeWire(d); err != nil {
-				return wire.At(err, "configId")
+				if err := d.Recover(wire.At(err, "configId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "value":
 			if seen[2] {
@@ -26311,7 +28353,10 @@ func (x *SetSessionConfigOptionValueID) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Value.DecodeWire(d); err != nil {
-				return wire.At(err, "value")
+				if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[3] {
@@ -26319,7 +28364,10 @@ func (x *SetSessionConfigOptionValueID) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -26349,7 +28397,7 @@ func (x *SetSessionConfigOptionValueID) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "value")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -26426,7 +28474,10 @@ func (x *SetSessionConfigOptionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "configOptions")
+					if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]SessionConfigOption, 0)
 				for i0 := 0; ; i0++ {
@@ -26441,7 +28492,11 @@ func (x *SetSessionConfigOptionResponse) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeSessionConfigOption(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "configOptions")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "configOptions"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -26455,7 +28510,10 @@ func (x *SetSessionConfigOptionResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -26479,7 +28537,7 @@ func (x *SetSessionConfigOptionResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "configOptions")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -26562,7 +28620,10 @@ func (x *SetSessionModeRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "modeId":
 			if seen[1] {
@@ -26570,7 +28631,10 @@ func (x *SetSessionModeRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.ModeID.DecodeWire(d); err != nil {
-				return wire.At(err, "modeId")
+				if err := d.Recover(wire.At(err, "modeId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[2] {
@@ -26578,7 +28642,10 @@ func (x *SetSessionModeRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -26605,7 +28672,7 @@ func (x *SetSessionModeRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "modeId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -26679,7 +28746,10 @@ func (x *SetSessionModeResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -26767,7 +28837,10 @@ func (x *SessionNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "update":
 			if seen[1] {
@@ -26777,7 +28850,10 @@ func (x *SessionNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeSessionUpdate(d)
 				if err != nil {
-					return wire.At(err, "update")
+					if err := d.Recover(wire.At(err, "update"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Update = v0
 			}
@@ -26787,7 +28863,10 @@ func (x *SessionNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -26814,7 +28893,7 @@ func (x *SessionNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "update")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -26894,7 +28973,10 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "command":
 			if seen[1] {
@@ -26904,7 +28986,10 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "command")
+					if err := d.Recover(wire.At(err, "command"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Command = v0
 			}
@@ -26915,7 +29000,13 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "args")
+					if err := d.Recover(wire.At(err, "args"), start, 0); err != nil {
+						return err
+					}
+					if x.Args == nil {
+						x.Args = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -26930,7 +29021,11 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "args")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "args"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -26945,7 +29040,13 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "env")
+					if err := d.Recover(wire.At(err, "env"), start, 0); err != nil {
+						return err
+					}
+					if x.Env == nil {
+						x.Env = []EnvVariable{}
+					}
+					continue
 				}
 				s0 := make([]EnvVariable, 0)
 				for i0 := 0; ; i0++ {
@@ -26958,7 +29059,11 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 EnvVariable
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "env")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "env"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -26971,7 +29076,10 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cwd")
+				if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cwd = wire.Null[string]()
@@ -26980,7 +29088,11 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "cwd")
+						if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+							return err
+						}
+						x.Cwd = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -26993,7 +29105,10 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "outputByteLimit")
+				if err := d.Recover(wire.At(err, "outputByteLimit"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.OutputByteLimit = wire.Null[uint64]()
@@ -27002,7 +29117,11 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "outputByteLimit")
+						if err := d.Recover(wire.At(err, "outputByteLimit"), start, 0); err != nil {
+							return err
+						}
+						x.OutputByteLimit = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -27014,7 +29133,10 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[6] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -27041,7 +29163,7 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "command")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -27154,7 +29276,10 @@ func (x *CreateTerminalResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
+				if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -27162,7 +29287,10 @@ func (x *CreateTerminalResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -27186,7 +29314,7 @@ func (x *CreateTerminalResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "terminalId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -27258,7 +29386,10 @@ func (x *KillTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "terminalId":
 			if seen[1] {
@@ -27266,7 +29397,10 @@ func (x *KillTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
+				if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[2] {
@@ -27274,7 +29408,10 @@ func (x *KillTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -27301,7 +29438,7 @@ func (x *KillTerminalRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "terminalId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -27375,7 +29512,10 @@ func (x *KillTerminalResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -27463,7 +29603,10 @@ func (x *TerminalOutputRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "terminalId":
 			if seen[1] {
@@ -27471,7 +29614,10 @@ func (x *TerminalOutputRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
+				if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[2] {
@@ -27479,7 +29625,10 @@ func (x *TerminalOutputRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -27506,7 +29655,7 @@ func (x *TerminalOutputRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "terminalId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -27582,7 +29731,10 @@ func (x *TerminalOutputResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "output")
+					if err := d.Recover(wire.At(err, "output"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Output = v0
 			}
@@ -27594,7 +29746,10 @@ func (x *TerminalOutputResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Bool()
 				if err != nil {
-					return wire.At(err, "truncated")
+					if err := d.Recover(wire.At(err, "truncated"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Truncated = v0
 			}
@@ -27605,14 +29760,21 @@ func (x *TerminalOutputResponse) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "exitStatus")
+				if err := d.Recover(wire.At(err, "exitStatus"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ExitStatus = wire.Null[TerminalExitStatus]()
 			} else {
 				var v TerminalExitStatus
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "exitStatus")
+					if err := d.Recover(wire.At(err, "exitStatus"), start, 0); err != nil {
+						return err
+					}
+					x.ExitStatus = wire.Some(v)
+					continue
 				}
 				x.ExitStatus = wire.Some(v)
 			}
@@ -27622,7 +29784,10 @@ func (x *TerminalOutputResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -27649,7 +29814,7 @@ func (x *TerminalOutputResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "truncated")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -27735,7 +29900,10 @@ func (x *ReleaseTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "terminalId":
 			if seen[1] {
@@ -27743,7 +29911,10 @@ func (x *ReleaseTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
+				if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[2] {
@@ -27751,7 +29922,10 @@ func (x *ReleaseTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -27778,7 +29952,7 @@ func (x *ReleaseTerminalRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "terminalId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -27852,7 +30026,10 @@ func (x *ReleaseTerminalResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -27940,7 +30117,10 @@ func (x *WaitForTerminalExitRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "terminalId":
 			if seen[1] {
@@ -27948,7 +30128,10 @@ func (x *WaitForTerminalExitRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
+				if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[2] {
@@ -27956,7 +30139,10 @@ func (x *WaitForTerminalExitRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -27983,7 +30169,7 @@ func (x *WaitForTerminalExitRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "terminalId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -28058,7 +30244,10 @@ func (x *WaitForTerminalExitResponse) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "exitCode")
+				if err := d.Recover(wire.At(err, "exitCode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ExitCode = wire.Null[uint32]()
@@ -28067,7 +30256,11 @@ func (x *WaitForTerminalExitResponse) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "exitCode")
+						if err := d.Recover(wire.At(err, "exitCode"), start, 0); err != nil {
+							return err
+						}
+						x.ExitCode = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -28080,7 +30273,10 @@ func (x *WaitForTerminalExitResponse) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "signal")
+				if err := d.Recover(wire.At(err, "signal"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Signal = wire.Null[string]()
@@ -28089,7 +30285,11 @@ func (x *WaitForTerminalExitResponse) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "signal")
+						if err := d.Recover(wire.At(err, "signal"), start, 0); err != nil {
+							return err
+						}
+						x.Signal = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -28101,7 +30301,10 @@ func (x *WaitForTerminalExitResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {

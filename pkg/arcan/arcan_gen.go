@@ -1029,10 +1029,16 @@ func (x *RunStarted) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "part_type")
+				if err := d.Recover(wire.At(err, "part_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "run_started" {
-				return wire.At(wire.ConstError(d.Offset(), "\"run_started\""), "part_type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"run_started\""), "part_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "run_id":
 			if seen[1] {
@@ -1042,7 +1048,10 @@ func (x *RunStarted) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "run_id")
+					if err := d.Recover(wire.At(err, "run_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RunID = v0
 			}
@@ -1054,7 +1063,10 @@ func (x *RunStarted) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "session_id")
+					if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.SessionID = v0
 			}
@@ -1066,7 +1078,10 @@ func (x *RunStarted) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "provider")
+					if err := d.Recover(wire.At(err, "provider"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Provider = v0
 			}
@@ -1078,7 +1093,10 @@ func (x *RunStarted) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint32Serde()
 				if err != nil {
-					return wire.At(err, "max_iterations")
+					if err := d.Recover(wire.At(err, "max_iterations"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.MaxIterations = v0
 			}
@@ -1116,7 +1134,7 @@ func (x *RunStarted) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "max_iterations")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -1190,10 +1208,16 @@ func (x *IterationStarted) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "part_type")
+				if err := d.Recover(wire.At(err, "part_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "iteration_started" {
-				return wire.At(wire.ConstError(d.Offset(), "\"iteration_started\""), "part_type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"iteration_started\""), "part_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "run_id":
 			if seen[1] {
@@ -1203,7 +1227,10 @@ func (x *IterationStarted) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "run_id")
+					if err := d.Recover(wire.At(err, "run_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RunID = v0
 			}
@@ -1215,7 +1242,10 @@ func (x *IterationStarted) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "session_id")
+					if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.SessionID = v0
 			}
@@ -1227,7 +1257,10 @@ func (x *IterationStarted) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint32Serde()
 				if err != nil {
-					return wire.At(err, "iteration")
+					if err := d.Recover(wire.At(err, "iteration"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Iteration = v0
 			}
@@ -1262,7 +1295,7 @@ func (x *IterationStarted) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "iteration")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -1334,10 +1367,16 @@ func (x *ModelOutput) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "part_type")
+				if err := d.Recover(wire.At(err, "part_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "model_output" {
-				return wire.At(wire.ConstError(d.Offset(), "\"model_output\""), "part_type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"model_output\""), "part_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "run_id":
 			if seen[1] {
@@ -1347,7 +1386,10 @@ func (x *ModelOutput) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "run_id")
+					if err := d.Recover(wire.At(err, "run_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RunID = v0
 			}
@@ -1359,7 +1401,10 @@ func (x *ModelOutput) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "session_id")
+					if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.SessionID = v0
 			}
@@ -1371,7 +1416,10 @@ func (x *ModelOutput) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint32Serde()
 				if err != nil {
-					return wire.At(err, "iteration")
+					if err := d.Recover(wire.At(err, "iteration"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Iteration = v0
 			}
@@ -1381,7 +1429,10 @@ func (x *ModelOutput) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.StopReason.DecodeWire(d); err != nil {
-				return wire.At(err, "stop_reason")
+				if err := d.Recover(wire.At(err, "stop_reason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "directive_count":
 			if seen[5] {
@@ -1391,7 +1442,10 @@ func (x *ModelOutput) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64Serde()
 				if err != nil {
-					return wire.At(err, "directive_count")
+					if err := d.Recover(wire.At(err, "directive_count"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.DirectiveCount = v0
 			}
@@ -1402,14 +1456,21 @@ func (x *ModelOutput) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "usage")
+				if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Usage = wire.Null[TokenUsage]()
 			} else {
 				var v TokenUsage
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
+					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+						return err
+					}
+					x.Usage = wire.Some(v)
+					continue
 				}
 				x.Usage = wire.Some(v)
 			}
@@ -1450,7 +1511,7 @@ func (x *ModelOutput) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "directive_count")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -1598,7 +1659,11 @@ func (x *TokenUsage) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64Serde()
 					if err != nil {
-						return wire.At(err, "input_tokens")
+						if err := d.Recover(wire.At(err, "input_tokens"), start, 0); err != nil {
+							return err
+						}
+						x.InputTokens = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1614,7 +1679,11 @@ func (x *TokenUsage) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64Serde()
 					if err != nil {
-						return wire.At(err, "output_tokens")
+						if err := d.Recover(wire.At(err, "output_tokens"), start, 0); err != nil {
+							return err
+						}
+						x.OutputTokens = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1630,7 +1699,11 @@ func (x *TokenUsage) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64Serde()
 					if err != nil {
-						return wire.At(err, "cache_read_tokens")
+						if err := d.Recover(wire.At(err, "cache_read_tokens"), start, 0); err != nil {
+							return err
+						}
+						x.CacheReadTokens = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1646,7 +1719,11 @@ func (x *TokenUsage) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64Serde()
 					if err != nil {
-						return wire.At(err, "cache_creation_tokens")
+						if err := d.Recover(wire.At(err, "cache_creation_tokens"), start, 0); err != nil {
+							return err
+						}
+						x.CacheCreationTokens = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1748,10 +1825,16 @@ func (x *TextDelta) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "part_type")
+				if err := d.Recover(wire.At(err, "part_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "text_delta" {
-				return wire.At(wire.ConstError(d.Offset(), "\"text_delta\""), "part_type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"text_delta\""), "part_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "run_id":
 			if seen[1] {
@@ -1761,7 +1844,10 @@ func (x *TextDelta) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "run_id")
+					if err := d.Recover(wire.At(err, "run_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RunID = v0
 			}
@@ -1773,7 +1859,10 @@ func (x *TextDelta) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "session_id")
+					if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.SessionID = v0
 			}
@@ -1785,7 +1874,10 @@ func (x *TextDelta) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint32Serde()
 				if err != nil {
-					return wire.At(err, "iteration")
+					if err := d.Recover(wire.At(err, "iteration"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Iteration = v0
 			}
@@ -1797,7 +1889,10 @@ func (x *TextDelta) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "delta")
+					if err := d.Recover(wire.At(err, "delta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Delta = v0
 			}
@@ -1835,7 +1930,7 @@ func (x *TextDelta) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "delta")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -1909,10 +2004,16 @@ func (x *ToolCallRequested) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "part_type")
+				if err := d.Recover(wire.At(err, "part_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "tool_call_requested" {
-				return wire.At(wire.ConstError(d.Offset(), "\"tool_call_requested\""), "part_type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"tool_call_requested\""), "part_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "run_id":
 			if seen[1] {
@@ -1922,7 +2023,10 @@ func (x *ToolCallRequested) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "run_id")
+					if err := d.Recover(wire.At(err, "run_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RunID = v0
 			}
@@ -1934,7 +2038,10 @@ func (x *ToolCallRequested) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "session_id")
+					if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.SessionID = v0
 			}
@@ -1946,7 +2053,10 @@ func (x *ToolCallRequested) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint32Serde()
 				if err != nil {
-					return wire.At(err, "iteration")
+					if err := d.Recover(wire.At(err, "iteration"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Iteration = v0
 			}
@@ -1956,7 +2066,10 @@ func (x *ToolCallRequested) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Call.DecodeWire(d); err != nil {
-				return wire.At(err, "call")
+				if err := d.Recover(wire.At(err, "call"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -1992,7 +2105,7 @@ func (x *ToolCallRequested) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "call")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -2070,7 +2183,10 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "call_id")
+					if err := d.Recover(wire.At(err, "call_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.CallID = v0
 			}
@@ -2082,7 +2198,10 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "tool_name")
+					if err := d.Recover(wire.At(err, "tool_name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ToolName = v0
 			}
@@ -2094,7 +2213,10 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "input")
+					if err := d.Recover(wire.At(err, "input"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Input = v0
 			}
@@ -2123,7 +2245,7 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "tool_name")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -2195,10 +2317,16 @@ func (x *ToolCallCompleted) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "part_type")
+				if err := d.Recover(wire.At(err, "part_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "tool_call_completed" {
-				return wire.At(wire.ConstError(d.Offset(), "\"tool_call_completed\""), "part_type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"tool_call_completed\""), "part_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "run_id":
 			if seen[1] {
@@ -2208,7 +2336,10 @@ func (x *ToolCallCompleted) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "run_id")
+					if err := d.Recover(wire.At(err, "run_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RunID = v0
 			}
@@ -2220,7 +2351,10 @@ func (x *ToolCallCompleted) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "session_id")
+					if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.SessionID = v0
 			}
@@ -2232,7 +2366,10 @@ func (x *ToolCallCompleted) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint32Serde()
 				if err != nil {
-					return wire.At(err, "iteration")
+					if err := d.Recover(wire.At(err, "iteration"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Iteration = v0
 			}
@@ -2242,7 +2379,10 @@ func (x *ToolCallCompleted) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Result.DecodeWire(d); err != nil {
-				return wire.At(err, "result")
+				if err := d.Recover(wire.At(err, "result"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -2278,7 +2418,7 @@ func (x *ToolCallCompleted) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "result")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -2356,7 +2496,10 @@ func (x *ToolResultSummary) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "call_id")
+					if err := d.Recover(wire.At(err, "call_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.CallID = v0
 			}
@@ -2368,7 +2511,10 @@ func (x *ToolResultSummary) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "tool_name")
+					if err := d.Recover(wire.At(err, "tool_name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ToolName = v0
 			}
@@ -2380,7 +2526,10 @@ func (x *ToolResultSummary) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "output")
+					if err := d.Recover(wire.At(err, "output"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Output = v0
 			}
@@ -2409,7 +2558,7 @@ func (x *ToolResultSummary) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "tool_name")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -2481,10 +2630,16 @@ func (x *ToolCallFailed) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "part_type")
+				if err := d.Recover(wire.At(err, "part_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "tool_call_failed" {
-				return wire.At(wire.ConstError(d.Offset(), "\"tool_call_failed\""), "part_type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"tool_call_failed\""), "part_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "run_id":
 			if seen[1] {
@@ -2494,7 +2649,10 @@ func (x *ToolCallFailed) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "run_id")
+					if err := d.Recover(wire.At(err, "run_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RunID = v0
 			}
@@ -2506,7 +2664,10 @@ func (x *ToolCallFailed) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "session_id")
+					if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.SessionID = v0
 			}
@@ -2518,7 +2679,10 @@ func (x *ToolCallFailed) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint32Serde()
 				if err != nil {
-					return wire.At(err, "iteration")
+					if err := d.Recover(wire.At(err, "iteration"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Iteration = v0
 			}
@@ -2530,7 +2694,10 @@ func (x *ToolCallFailed) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "call_id")
+					if err := d.Recover(wire.At(err, "call_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.CallID = v0
 			}
@@ -2542,7 +2709,10 @@ func (x *ToolCallFailed) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "tool_name")
+					if err := d.Recover(wire.At(err, "tool_name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ToolName = v0
 			}
@@ -2554,7 +2724,10 @@ func (x *ToolCallFailed) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "error")
+					if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Error = v0
 			}
@@ -2598,7 +2771,7 @@ func (x *ToolCallFailed) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "error")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -2676,10 +2849,16 @@ func (x *StatePatched) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "part_type")
+				if err := d.Recover(wire.At(err, "part_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "state_patched" {
-				return wire.At(wire.ConstError(d.Offset(), "\"state_patched\""), "part_type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"state_patched\""), "part_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "run_id":
 			if seen[1] {
@@ -2689,7 +2868,10 @@ func (x *StatePatched) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "run_id")
+					if err := d.Recover(wire.At(err, "run_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RunID = v0
 			}
@@ -2701,7 +2883,10 @@ func (x *StatePatched) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "session_id")
+					if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.SessionID = v0
 			}
@@ -2713,7 +2898,10 @@ func (x *StatePatched) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint32Serde()
 				if err != nil {
-					return wire.At(err, "iteration")
+					if err := d.Recover(wire.At(err, "iteration"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Iteration = v0
 			}
@@ -2723,7 +2911,10 @@ func (x *StatePatched) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Patch.DecodeWire(d); err != nil {
-				return wire.At(err, "patch")
+				if err := d.Recover(wire.At(err, "patch"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "revision":
 			if seen[5] {
@@ -2733,7 +2924,10 @@ func (x *StatePatched) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64Serde()
 				if err != nil {
-					return wire.At(err, "revision")
+					if err := d.Recover(wire.At(err, "revision"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Revision = v0
 			}
@@ -2774,7 +2968,7 @@ func (x *StatePatched) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "revision")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -2852,7 +3046,10 @@ func (x *StatePatch) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Format.DecodeWire(d); err != nil {
-				return wire.At(err, "format")
+				if err := d.Recover(wire.At(err, "format"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "patch":
 			if seen[1] {
@@ -2862,7 +3059,10 @@ func (x *StatePatch) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "patch")
+					if err := d.Recover(wire.At(err, "patch"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Patch = v0
 			}
@@ -2872,7 +3072,10 @@ func (x *StatePatch) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Source.DecodeWire(d); err != nil {
-				return wire.At(err, "source")
+				if err := d.Recover(wire.At(err, "source"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -2899,7 +3102,7 @@ func (x *StatePatch) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "source")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -3081,10 +3284,16 @@ func (x *ContextCompacted) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "part_type")
+				if err := d.Recover(wire.At(err, "part_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "context_compacted" {
-				return wire.At(wire.ConstError(d.Offset(), "\"context_compacted\""), "part_type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"context_compacted\""), "part_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "run_id":
 			if seen[1] {
@@ -3094,7 +3303,10 @@ func (x *ContextCompacted) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "run_id")
+					if err := d.Recover(wire.At(err, "run_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RunID = v0
 			}
@@ -3106,7 +3318,10 @@ func (x *ContextCompacted) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "session_id")
+					if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.SessionID = v0
 			}
@@ -3118,7 +3333,10 @@ func (x *ContextCompacted) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint32Serde()
 				if err != nil {
-					return wire.At(err, "iteration")
+					if err := d.Recover(wire.At(err, "iteration"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Iteration = v0
 			}
@@ -3130,7 +3348,10 @@ func (x *ContextCompacted) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64Serde()
 				if err != nil {
-					return wire.At(err, "dropped_count")
+					if err := d.Recover(wire.At(err, "dropped_count"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.DroppedCount = v0
 			}
@@ -3142,7 +3363,10 @@ func (x *ContextCompacted) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64Serde()
 				if err != nil {
-					return wire.At(err, "tokens_before")
+					if err := d.Recover(wire.At(err, "tokens_before"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.TokensBefore = v0
 			}
@@ -3154,7 +3378,10 @@ func (x *ContextCompacted) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64Serde()
 				if err != nil {
-					return wire.At(err, "tokens_after")
+					if err := d.Recover(wire.At(err, "tokens_after"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.TokensAfter = v0
 			}
@@ -3198,7 +3425,7 @@ func (x *ContextCompacted) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "tokens_after")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -3276,10 +3503,16 @@ func (x *ApprovalRequested) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "part_type")
+				if err := d.Recover(wire.At(err, "part_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "approval_requested" {
-				return wire.At(wire.ConstError(d.Offset(), "\"approval_requested\""), "part_type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"approval_requested\""), "part_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "run_id":
 			if seen[1] {
@@ -3289,7 +3522,10 @@ func (x *ApprovalRequested) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "run_id")
+					if err := d.Recover(wire.At(err, "run_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RunID = v0
 			}
@@ -3301,7 +3537,10 @@ func (x *ApprovalRequested) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "session_id")
+					if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.SessionID = v0
 			}
@@ -3313,7 +3552,10 @@ func (x *ApprovalRequested) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "approval_id")
+					if err := d.Recover(wire.At(err, "approval_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ApprovalID = v0
 			}
@@ -3325,7 +3567,10 @@ func (x *ApprovalRequested) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "call_id")
+					if err := d.Recover(wire.At(err, "call_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.CallID = v0
 			}
@@ -3337,7 +3582,10 @@ func (x *ApprovalRequested) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "tool_name")
+					if err := d.Recover(wire.At(err, "tool_name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ToolName = v0
 			}
@@ -3349,7 +3597,10 @@ func (x *ApprovalRequested) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "arguments")
+					if err := d.Recover(wire.At(err, "arguments"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Arguments = v0
 			}
@@ -3359,7 +3610,10 @@ func (x *ApprovalRequested) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[7] = true
 			if err := x.Risk.DecodeWire(d); err != nil {
-				return wire.At(err, "risk")
+				if err := d.Recover(wire.At(err, "risk"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -3404,7 +3658,7 @@ func (x *ApprovalRequested) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "risk")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -3541,10 +3795,16 @@ func (x *ApprovalResolved) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "part_type")
+				if err := d.Recover(wire.At(err, "part_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "approval_resolved" {
-				return wire.At(wire.ConstError(d.Offset(), "\"approval_resolved\""), "part_type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"approval_resolved\""), "part_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "run_id":
 			if seen[1] {
@@ -3554,7 +3814,10 @@ func (x *ApprovalResolved) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "run_id")
+					if err := d.Recover(wire.At(err, "run_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RunID = v0
 			}
@@ -3566,7 +3829,10 @@ func (x *ApprovalResolved) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "session_id")
+					if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.SessionID = v0
 			}
@@ -3578,7 +3844,10 @@ func (x *ApprovalResolved) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "approval_id")
+					if err := d.Recover(wire.At(err, "approval_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ApprovalID = v0
 			}
@@ -3588,7 +3857,10 @@ func (x *ApprovalResolved) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Decision.DecodeWire(d); err != nil {
-				return wire.At(err, "decision")
+				if err := d.Recover(wire.At(err, "decision"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "reason":
 			if seen[5] {
@@ -3597,7 +3869,10 @@ func (x *ApprovalResolved) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "reason")
+				if err := d.Recover(wire.At(err, "reason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Reason = wire.Null[string]()
@@ -3606,7 +3881,11 @@ func (x *ApprovalResolved) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "reason")
+						if err := d.Recover(wire.At(err, "reason"), start, 0); err != nil {
+							return err
+						}
+						x.Reason = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -3646,7 +3925,7 @@ func (x *ApprovalResolved) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "decision")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -3783,10 +4062,16 @@ func (x *RunErrored) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "part_type")
+				if err := d.Recover(wire.At(err, "part_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "run_errored" {
-				return wire.At(wire.ConstError(d.Offset(), "\"run_errored\""), "part_type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"run_errored\""), "part_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "run_id":
 			if seen[1] {
@@ -3796,7 +4081,10 @@ func (x *RunErrored) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "run_id")
+					if err := d.Recover(wire.At(err, "run_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RunID = v0
 			}
@@ -3808,7 +4096,10 @@ func (x *RunErrored) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "session_id")
+					if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.SessionID = v0
 			}
@@ -3820,7 +4111,10 @@ func (x *RunErrored) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "error")
+					if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Error = v0
 			}
@@ -3855,7 +4149,7 @@ func (x *RunErrored) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "error")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -3927,10 +4221,16 @@ func (x *RunFinished) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "part_type")
+				if err := d.Recover(wire.At(err, "part_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "run_finished" {
-				return wire.At(wire.ConstError(d.Offset(), "\"run_finished\""), "part_type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"run_finished\""), "part_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "run_id":
 			if seen[1] {
@@ -3940,7 +4240,10 @@ func (x *RunFinished) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "run_id")
+					if err := d.Recover(wire.At(err, "run_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RunID = v0
 			}
@@ -3952,7 +4255,10 @@ func (x *RunFinished) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "session_id")
+					if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.SessionID = v0
 			}
@@ -3962,7 +4268,10 @@ func (x *RunFinished) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Reason.DecodeWire(d); err != nil {
-				return wire.At(err, "reason")
+				if err := d.Recover(wire.At(err, "reason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "total_iterations":
 			if seen[4] {
@@ -3972,7 +4281,10 @@ func (x *RunFinished) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint32Serde()
 				if err != nil {
-					return wire.At(err, "total_iterations")
+					if err := d.Recover(wire.At(err, "total_iterations"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.TotalIterations = v0
 			}
@@ -3983,7 +4295,10 @@ func (x *RunFinished) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "final_answer")
+				if err := d.Recover(wire.At(err, "final_answer"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.FinalAnswer = wire.Null[string]()
@@ -3992,7 +4307,11 @@ func (x *RunFinished) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "final_answer")
+						if err := d.Recover(wire.At(err, "final_answer"), start, 0); err != nil {
+							return err
+						}
+						x.FinalAnswer = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -4005,14 +4324,21 @@ func (x *RunFinished) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "usage")
+				if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Usage = wire.Null[TokenUsage]()
 			} else {
 				var v TokenUsage
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
+					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+						return err
+					}
+					x.Usage = wire.Some(v)
+					continue
 				}
 				x.Usage = wire.Some(v)
 			}
@@ -4050,7 +4376,7 @@ func (x *RunFinished) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "total_iterations")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -4252,7 +4578,10 @@ func (x *ChatMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Role.DecodeWire(d); err != nil {
-				return wire.At(err, "role")
+				if err := d.Recover(wire.At(err, "role"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[1] {
@@ -4262,7 +4591,10 @@ func (x *ChatMessage) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -4273,7 +4605,10 @@ func (x *ChatMessage) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "tool_call_id")
+				if err := d.Recover(wire.At(err, "tool_call_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ToolCallID = wire.Null[string]()
@@ -4282,7 +4617,11 @@ func (x *ChatMessage) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "tool_call_id")
+						if err := d.Recover(wire.At(err, "tool_call_id"), start, 0); err != nil {
+							return err
+						}
+						x.ToolCallID = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -4313,7 +4652,7 @@ func (x *ChatMessage) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -4395,7 +4734,11 @@ func (x *ToolAnnotations) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "read_only")
+						if err := d.Recover(wire.At(err, "read_only"), start, 0); err != nil {
+							return err
+						}
+						x.ReadOnly = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -4411,7 +4754,11 @@ func (x *ToolAnnotations) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "destructive")
+						if err := d.Recover(wire.At(err, "destructive"), start, 0); err != nil {
+							return err
+						}
+						x.Destructive = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -4427,7 +4774,11 @@ func (x *ToolAnnotations) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "idempotent")
+						if err := d.Recover(wire.At(err, "idempotent"), start, 0); err != nil {
+							return err
+						}
+						x.Idempotent = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -4443,7 +4794,11 @@ func (x *ToolAnnotations) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "open_world")
+						if err := d.Recover(wire.At(err, "open_world"), start, 0); err != nil {
+							return err
+						}
+						x.OpenWorld = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -4459,7 +4814,11 @@ func (x *ToolAnnotations) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "requires_confirmation")
+						if err := d.Recover(wire.At(err, "requires_confirmation"), start, 0); err != nil {
+							return err
+						}
+						x.RequiresConfirmation = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -4564,7 +4923,10 @@ func (x *ToolDefinition) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -4576,7 +4938,10 @@ func (x *ToolDefinition) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "description")
+					if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Description = v0
 			}
@@ -4588,7 +4953,10 @@ func (x *ToolDefinition) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "input_schema")
+					if err := d.Recover(wire.At(err, "input_schema"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.InputSchema = v0
 			}
@@ -4599,7 +4967,10 @@ func (x *ToolDefinition) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -4608,7 +4979,11 @@ func (x *ToolDefinition) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -4622,7 +4997,10 @@ func (x *ToolDefinition) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "output_schema")
+					if err := d.Recover(wire.At(err, "output_schema"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.OutputSchema = v0
 			}
@@ -4633,14 +5011,21 @@ func (x *ToolDefinition) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "annotations")
+				if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Annotations = wire.Null[ToolAnnotations]()
 			} else {
 				var v ToolAnnotations
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "annotations")
+					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+						return err
+					}
+					x.Annotations = wire.Some(v)
+					continue
 				}
 				x.Annotations = wire.Some(v)
 			}
@@ -4651,7 +5036,10 @@ func (x *ToolDefinition) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "category")
+				if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Category = wire.Null[string]()
@@ -4660,7 +5048,11 @@ func (x *ToolDefinition) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "category")
+						if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+							return err
+						}
+						x.Category = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -4673,7 +5065,13 @@ func (x *ToolDefinition) DecodeWire(d *wire.Decoder) error {
 			seen[7] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "tags")
+					if err := d.Recover(wire.At(err, "tags"), start, 0); err != nil {
+						return err
+					}
+					if x.Tags == nil {
+						x.Tags = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -4688,7 +5086,11 @@ func (x *ToolDefinition) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "tags")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "tags"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -4703,7 +5105,10 @@ func (x *ToolDefinition) DecodeWire(d *wire.Decoder) error {
 			seen[8] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "timeout_secs")
+				if err := d.Recover(wire.At(err, "timeout_secs"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.TimeoutSecs = wire.Null[uint32]()
@@ -4712,7 +5117,11 @@ func (x *ToolDefinition) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32Serde()
 					if err != nil {
-						return wire.At(err, "timeout_secs")
+						if err := d.Recover(wire.At(err, "timeout_secs"), start, 0); err != nil {
+							return err
+						}
+						x.TimeoutSecs = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -4746,7 +5155,7 @@ func (x *ToolDefinition) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "input_schema")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -4997,10 +5406,16 @@ func (x *ToolContentText) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "text" {
-				return wire.At(wire.ConstError(d.Offset(), "\"text\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"text\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "text":
 			if seen[1] {
@@ -5010,7 +5425,10 @@ func (x *ToolContentText) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "text")
+					if err := d.Recover(wire.At(err, "text"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Text = v0
 			}
@@ -5039,7 +5457,7 @@ func (x *ToolContentText) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "text")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -5107,10 +5525,16 @@ func (x *ToolContentImage) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "image" {
-				return wire.At(wire.ConstError(d.Offset(), "\"image\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"image\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "data":
 			if seen[1] {
@@ -5120,7 +5544,10 @@ func (x *ToolContentImage) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "data")
+					if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Data = v0
 			}
@@ -5132,7 +5559,10 @@ func (x *ToolContentImage) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "mime_type")
+					if err := d.Recover(wire.At(err, "mime_type"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.MIMEType = v0
 			}
@@ -5164,7 +5594,7 @@ func (x *ToolContentImage) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "mime_type")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -5234,10 +5664,16 @@ func (x *ToolContentJSON) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "json" {
-				return wire.At(wire.ConstError(d.Offset(), "\"json\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"json\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "value":
 			if seen[1] {
@@ -5247,7 +5683,10 @@ func (x *ToolContentJSON) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "value")
+					if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Value = v0
 			}
@@ -5276,7 +5715,7 @@ func (x *ToolContentJSON) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "value")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -5343,7 +5782,10 @@ func (x *ToolResult) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "call_id")
+					if err := d.Recover(wire.At(err, "call_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.CallID = v0
 			}
@@ -5355,7 +5797,10 @@ func (x *ToolResult) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "tool_name")
+					if err := d.Recover(wire.At(err, "tool_name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ToolName = v0
 			}
@@ -5367,7 +5812,10 @@ func (x *ToolResult) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "output")
+					if err := d.Recover(wire.At(err, "output"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Output = v0
 			}
@@ -5378,7 +5826,10 @@ func (x *ToolResult) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "content")
+				if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Content = wire.Null[[]ToolContent]()
@@ -5386,7 +5837,11 @@ func (x *ToolResult) DecodeWire(d *wire.Decoder) error {
 				var v []ToolContent
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "content")
+						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+							return err
+						}
+						x.Content = wire.Some(v)
+						continue
 					}
 					s1 := make([]ToolContent, 0)
 					for i1 := 0; ; i1++ {
@@ -5401,7 +5856,11 @@ func (x *ToolResult) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeToolContent(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "content")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -5421,7 +5880,11 @@ func (x *ToolResult) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "is_error")
+						if err := d.Recover(wire.At(err, "is_error"), start, 0); err != nil {
+							return err
+						}
+						x.IsError = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -5434,14 +5897,21 @@ func (x *ToolResult) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "state_patch")
+				if err := d.Recover(wire.At(err, "state_patch"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.StatePatch = wire.Null[StatePatch]()
 			} else {
 				var v StatePatch
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "state_patch")
+					if err := d.Recover(wire.At(err, "state_patch"), start, 0); err != nil {
+						return err
+					}
+					x.StatePatch = wire.Some(v)
+					continue
 				}
 				x.StatePatch = wire.Some(v)
 			}
@@ -5470,7 +5940,7 @@ func (x *ToolResult) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "tool_name")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -5726,10 +6196,16 @@ func (x *ModelDirectiveText) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "text" {
-				return wire.At(wire.ConstError(d.Offset(), "\"text\""), "kind")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"text\""), "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "delta":
 			if seen[1] {
@@ -5739,7 +6215,10 @@ func (x *ModelDirectiveText) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "delta")
+					if err := d.Recover(wire.At(err, "delta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Delta = v0
 			}
@@ -5768,7 +6247,7 @@ func (x *ModelDirectiveText) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "delta")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -5836,10 +6315,16 @@ func (x *ModelDirectiveToolCall) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "tool_call" {
-				return wire.At(wire.ConstError(d.Offset(), "\"tool_call\""), "kind")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"tool_call\""), "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "call":
 			if seen[1] {
@@ -5847,7 +6332,10 @@ func (x *ModelDirectiveToolCall) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Call.DecodeWire(d); err != nil {
-				return wire.At(err, "call")
+				if err := d.Recover(wire.At(err, "call"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -5874,7 +6362,7 @@ func (x *ModelDirectiveToolCall) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "call")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -5947,10 +6435,16 @@ func (x *ModelDirectiveStatePatch) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "state_patch" {
-				return wire.At(wire.ConstError(d.Offset(), "\"state_patch\""), "kind")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"state_patch\""), "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "patch":
 			if seen[1] {
@@ -5958,7 +6452,10 @@ func (x *ModelDirectiveStatePatch) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Patch.DecodeWire(d); err != nil {
-				return wire.At(err, "patch")
+				if err := d.Recover(wire.At(err, "patch"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -5985,7 +6482,7 @@ func (x *ModelDirectiveStatePatch) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "patch")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -6058,10 +6555,16 @@ func (x *ModelDirectiveFinalAnswer) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "final_answer" {
-				return wire.At(wire.ConstError(d.Offset(), "\"final_answer\""), "kind")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"final_answer\""), "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "text":
 			if seen[1] {
@@ -6071,7 +6574,10 @@ func (x *ModelDirectiveFinalAnswer) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "text")
+					if err := d.Recover(wire.At(err, "text"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Text = v0
 			}
@@ -6100,7 +6606,7 @@ func (x *ModelDirectiveFinalAnswer) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "text")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -6218,7 +6724,10 @@ func (x *ProviderTelemetry) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint32Serde()
 				if err != nil {
-					return wire.At(err, "retry_count")
+					if err := d.Recover(wire.At(err, "retry_count"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RetryCount = v0
 			}
@@ -6230,7 +6739,10 @@ func (x *ProviderTelemetry) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Bool()
 				if err != nil {
-					return wire.At(err, "fallback_triggered")
+					if err := d.Recover(wire.At(err, "fallback_triggered"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.FallbackTriggered = v0
 			}
@@ -6241,7 +6753,10 @@ func (x *ProviderTelemetry) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "fallback_reason")
+				if err := d.Recover(wire.At(err, "fallback_reason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.FallbackReason = wire.Null[string]()
@@ -6250,7 +6765,11 @@ func (x *ProviderTelemetry) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "fallback_reason")
+						if err := d.Recover(wire.At(err, "fallback_reason"), start, 0); err != nil {
+							return err
+						}
+						x.FallbackReason = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -6262,7 +6781,10 @@ func (x *ProviderTelemetry) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.CircuitState.DecodeWire(d); err != nil {
-				return wire.At(err, "circuit_state")
+				if err := d.Recover(wire.At(err, "circuit_state"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "time_to_first_token_ms":
 			if seen[4] {
@@ -6271,7 +6793,10 @@ func (x *ProviderTelemetry) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "time_to_first_token_ms")
+				if err := d.Recover(wire.At(err, "time_to_first_token_ms"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.TimeToFirstTokenMs = wire.Null[uint64]()
@@ -6280,7 +6805,11 @@ func (x *ProviderTelemetry) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64Serde()
 					if err != nil {
-						return wire.At(err, "time_to_first_token_ms")
+						if err := d.Recover(wire.At(err, "time_to_first_token_ms"), start, 0); err != nil {
+							return err
+						}
+						x.TimeToFirstTokenMs = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -6293,7 +6822,10 @@ func (x *ProviderTelemetry) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "finish_reason")
+				if err := d.Recover(wire.At(err, "finish_reason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.FinishReason = wire.Null[string]()
@@ -6302,7 +6834,11 @@ func (x *ProviderTelemetry) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "finish_reason")
+						if err := d.Recover(wire.At(err, "finish_reason"), start, 0); err != nil {
+							return err
+						}
+						x.FinishReason = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -6336,7 +6872,7 @@ func (x *ProviderTelemetry) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "circuit_state")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -6433,7 +6969,10 @@ func (x *ModelTurn) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "directives")
+					if err := d.Recover(wire.At(err, "directives"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]ModelDirective, 0)
 				for i0 := 0; ; i0++ {
@@ -6448,7 +6987,11 @@ func (x *ModelTurn) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeModelDirective(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "directives")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "directives"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -6462,7 +7005,10 @@ func (x *ModelTurn) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.StopReason.DecodeWire(d); err != nil {
-				return wire.At(err, "stop_reason")
+				if err := d.Recover(wire.At(err, "stop_reason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "usage":
 			if seen[2] {
@@ -6471,14 +7017,21 @@ func (x *ModelTurn) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "usage")
+				if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Usage = wire.Null[TokenUsage]()
 			} else {
 				var v TokenUsage
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
+					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+						return err
+					}
+					x.Usage = wire.Some(v)
+					continue
 				}
 				x.Usage = wire.Some(v)
 			}
@@ -6489,14 +7042,21 @@ func (x *ModelTurn) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "telemetry")
+				if err := d.Recover(wire.At(err, "telemetry"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Telemetry = wire.Null[ProviderTelemetry]()
 			} else {
 				var v ProviderTelemetry
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "telemetry")
+					if err := d.Recover(wire.At(err, "telemetry"), start, 0); err != nil {
+						return err
+					}
+					x.Telemetry = wire.Some(v)
+					continue
 				}
 				x.Telemetry = wire.Some(v)
 			}
@@ -6525,7 +7085,7 @@ func (x *ModelTurn) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "stop_reason")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -6632,7 +7192,10 @@ func (x *StoreRecord) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -6644,7 +7207,10 @@ func (x *StoreRecord) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "session_id")
+					if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.SessionID = v0
 			}
@@ -6658,7 +7224,11 @@ func (x *StoreRecord) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "branch_id")
+						if err := d.Recover(wire.At(err, "branch_id"), start, 0); err != nil {
+							return err
+						}
+						x.BranchID = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -6674,7 +7244,11 @@ func (x *StoreRecord) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64Serde()
 					if err != nil {
-						return wire.At(err, "sequence")
+						if err := d.Recover(wire.At(err, "sequence"), start, 0); err != nil {
+							return err
+						}
+						x.Sequence = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -6687,7 +7261,10 @@ func (x *StoreRecord) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "parent_id")
+				if err := d.Recover(wire.At(err, "parent_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ParentID = wire.Null[string]()
@@ -6696,7 +7273,11 @@ func (x *StoreRecord) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "parent_id")
+						if err := d.Recover(wire.At(err, "parent_id"), start, 0); err != nil {
+							return err
+						}
+						x.ParentID = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -6710,7 +7291,10 @@ func (x *StoreRecord) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "timestamp")
+					if err := d.Recover(wire.At(err, "timestamp"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Timestamp = v0
 			}
@@ -6722,7 +7306,10 @@ func (x *StoreRecord) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeAgentEvent(d)
 				if err != nil {
-					return wire.At(err, "event")
+					if err := d.Recover(wire.At(err, "event"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Event = v0
 			}
@@ -6757,7 +7344,7 @@ func (x *StoreRecord) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "event")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }

@@ -2319,7 +2319,11 @@ func (x *Extensions) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "optional")
+						if err := d.Recover(wire.At(err, "optional"), start, 0); err != nil {
+							return err
+						}
+						x.Optional = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -2343,7 +2347,10 @@ func (x *Extensions) DecodeWire(d *wire.Decoder) error {
 				})
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "optional")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "optional"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	_ = start
@@ -2502,7 +2509,10 @@ func (x *ErrorPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Code.DecodeWire(d); err != nil {
-				return wire.At(err, "code")
+				if err := d.Recover(wire.At(err, "code"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "message":
 			if seen[1] {
@@ -2512,7 +2522,10 @@ func (x *ErrorPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "message")
+					if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Message = v0
 			}
@@ -2524,7 +2537,10 @@ func (x *ErrorPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Bool()
 				if err != nil {
-					return wire.At(err, "retryable")
+					if err := d.Recover(wire.At(err, "retryable"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Retryable = v0
 			}
@@ -2536,7 +2552,10 @@ func (x *ErrorPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "details")
+					if err := d.Recover(wire.At(err, "details"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Details = v0
 			}
@@ -2568,7 +2587,7 @@ func (x *ErrorPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "retryable")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -2643,8 +2662,9 @@ func (x ErrorPayload) MarshalJSON() ([]byte, error) {
 }
 
 // decodeWireMember decodes the member named key into x, noting it in seen
-// (indexed like the fields); found is false when x has no such member.
-func (x *ErrorPayload) decodeWireMember(d *wire.Decoder, key string, seen []bool) (found bool, err error) {
+// (indexed like the fields); found is false when x has no such member. start is
+// where the object that holds the member began, for a collecting decoder's Recover.
+func (x *ErrorPayload) decodeWireMember(d *wire.Decoder, key string, seen []bool, start int) (found bool, err error) {
 	switch key {
 	case "code":
 		if seen[0] {
@@ -2839,7 +2859,13 @@ func (x *Capabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "encodings")
+					if err := d.Recover(wire.At(err, "encodings"), start, 0); err != nil {
+						return err
+					}
+					if x.Encodings == nil {
+						x.Encodings = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -2854,7 +2880,11 @@ func (x *Capabilities) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "encodings")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "encodings"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -2869,7 +2899,13 @@ func (x *Capabilities) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "features")
+					if err := d.Recover(wire.At(err, "features"), start, 0); err != nil {
+						return err
+					}
+					if x.Features == nil {
+						x.Features = []Feature{}
+					}
+					continue
 				}
 				s0 := make([]Feature, 0)
 				for i0 := 0; ; i0++ {
@@ -2882,7 +2918,11 @@ func (x *Capabilities) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 Feature
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "features")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "features"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -2896,7 +2936,10 @@ func (x *Capabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeAgentInventory(d)
 				if err != nil {
-					return wire.At(err, "agents")
+					if err := d.Recover(wire.At(err, "agents"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Agents = v0
 			}
@@ -3124,6 +3167,7 @@ func (AgentInventoryAgentNameList) isAgentInventory() {}
 // DecodeWire decodes the value from d.
 func (x *AgentInventoryAgentNameList) DecodeWire(d *wire.Decoder) error {
 	var v []AgentName
+	start := d.Offset()
 	{
 		if err := d.BeginArray(); err != nil {
 			return err
@@ -3139,7 +3183,11 @@ func (x *AgentInventoryAgentNameList) DecodeWire(d *wire.Decoder) error {
 			}
 			var e1 AgentName
 			if err := e1.DecodeWire(d); err != nil {
-				return wire.AtIndex(err, i1)
+				if err := d.Recover(wire.AtIndex(err, i1), start, 0); err != nil {
+					return err
+				}
+				s1 = append(s1, e1)
+				continue
 			}
 			s1 = append(s1, e1)
 		}
@@ -3209,7 +3257,10 @@ func (x *AgentInfo) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Name.DecodeWire(d); err != nil {
-				return wire.At(err, "name")
+				if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "versions":
 			if seen[1] {
@@ -3218,7 +3269,13 @@ func (x *AgentInfo) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "versions")
+					if err := d.Recover(wire.At(err, "versions"), start, 0); err != nil {
+						return err
+					}
+					if x.Versions == nil {
+						x.Versions = []AgentVersion{}
+					}
+					continue
 				}
 				s0 := make([]AgentVersion, 0)
 				for i0 := 0; ; i0++ {
@@ -3231,7 +3288,11 @@ func (x *AgentInfo) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 AgentVersion
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "versions")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "versions"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -3245,7 +3306,11 @@ func (x *AgentInfo) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(AgentVersion)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "default")
+					if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+						return err
+					}
+					x.Default = v
+					continue
 				}
 				x.Default = v
 			}
@@ -3259,7 +3324,11 @@ func (x *AgentInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "bare")
+						if err := d.Recover(wire.At(err, "bare"), start, 0); err != nil {
+							return err
+						}
+						x.Bare = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -3287,7 +3356,7 @@ func (x *AgentInfo) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "name")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -3420,6 +3489,7 @@ func (AgentInventoryAgentInfoList) isAgentInventory() {}
 // DecodeWire decodes the value from d.
 func (x *AgentInventoryAgentInfoList) DecodeWire(d *wire.Decoder) error {
 	var v []AgentInfo
+	start := d.Offset()
 	{
 		if err := d.BeginArray(); err != nil {
 			return err
@@ -3435,7 +3505,11 @@ func (x *AgentInventoryAgentInfoList) DecodeWire(d *wire.Decoder) error {
 			}
 			var e1 AgentInfo
 			if err := e1.DecodeWire(d); err != nil {
-				return wire.AtIndex(err, i1)
+				if err := d.Recover(wire.AtIndex(err, i1), start, 0); err != nil {
+					return err
+				}
+				s1 = append(s1, e1)
+				continue
 			}
 			s1 = append(s1, e1)
 		}
@@ -3552,7 +3626,10 @@ func (x *ClientInfo) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -3564,7 +3641,10 @@ func (x *ClientInfo) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "version")
+					if err := d.Recover(wire.At(err, "version"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Version = v0
 			}
@@ -3578,7 +3658,11 @@ func (x *ClientInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "fingerprint")
+						if err := d.Recover(wire.At(err, "fingerprint"), start, 0); err != nil {
+							return err
+						}
+						x.Fingerprint = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -3594,7 +3678,11 @@ func (x *ClientInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "principal")
+						if err := d.Recover(wire.At(err, "principal"), start, 0); err != nil {
+							return err
+						}
+						x.Principal = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -3625,7 +3713,7 @@ func (x *ClientInfo) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "version")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -3725,7 +3813,10 @@ func (x *RuntimeInfo) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -3737,7 +3828,10 @@ func (x *RuntimeInfo) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "version")
+					if err := d.Recover(wire.At(err, "version"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Version = v0
 			}
@@ -3751,7 +3845,11 @@ func (x *RuntimeInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "fingerprint")
+						if err := d.Recover(wire.At(err, "fingerprint"), start, 0); err != nil {
+							return err
+						}
+						x.Fingerprint = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -3782,7 +3880,7 @@ func (x *RuntimeInfo) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "version")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -3870,7 +3968,10 @@ func (x *Auth) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Scheme.DecodeWire(d); err != nil {
-				return wire.At(err, "scheme")
+				if err := d.Recover(wire.At(err, "scheme"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "token":
 			if seen[1] {
@@ -3882,7 +3983,11 @@ func (x *Auth) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "token")
+						if err := d.Recover(wire.At(err, "token"), start, 0); err != nil {
+							return err
+						}
+						x.Token = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -3910,7 +4015,7 @@ func (x *Auth) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "scheme")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -4045,7 +4150,10 @@ func (x *ResumeRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "resume_token":
 			if seen[1] {
@@ -4055,7 +4163,10 @@ func (x *ResumeRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "resume_token")
+					if err := d.Recover(wire.At(err, "resume_token"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ResumeToken = v0
 			}
@@ -4065,7 +4176,10 @@ func (x *ResumeRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.LastEventSeq.DecodeWire(d); err != nil {
-				return wire.At(err, "last_event_seq")
+				if err := d.Recover(wire.At(err, "last_event_seq"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -4095,7 +4209,7 @@ func (x *ResumeRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "last_event_seq")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -4156,6 +4270,7 @@ func (x ResumeRequest) MarshalJSON() ([]byte, error) {
 // DecodeWire decodes the value from d.
 func (x *CapabilityPatterns) DecodeWire(d *wire.Decoder) error {
 	var v []string
+	start := d.Offset()
 	{
 		if err := d.BeginArray(); err != nil {
 			return err
@@ -4173,7 +4288,11 @@ func (x *CapabilityPatterns) DecodeWire(d *wire.Decoder) error {
 			{
 				v2, err := d.String()
 				if err != nil {
-					return wire.AtIndex(err, i1)
+					if err := d.Recover(wire.AtIndex(err, i1), start, 0); err != nil {
+						return err
+					}
+					s1 = append(s1, e1)
+					continue
 				}
 				e1 = v2
 			}
@@ -4292,7 +4411,10 @@ func (x *Lease) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.FSRead.DecodeWire(d); err != nil {
-				return wire.At(err, "fs.read")
+				if err := d.Recover(wire.At(err, "fs.read"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "fs.write":
 			if seen[1] {
@@ -4300,7 +4422,10 @@ func (x *Lease) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.FSWrite.DecodeWire(d); err != nil {
-				return wire.At(err, "fs.write")
+				if err := d.Recover(wire.At(err, "fs.write"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "net.fetch":
 			if seen[2] {
@@ -4308,7 +4433,10 @@ func (x *Lease) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.NetFetch.DecodeWire(d); err != nil {
-				return wire.At(err, "net.fetch")
+				if err := d.Recover(wire.At(err, "net.fetch"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "tool.call":
 			if seen[3] {
@@ -4316,7 +4444,10 @@ func (x *Lease) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.ToolCall.DecodeWire(d); err != nil {
-				return wire.At(err, "tool.call")
+				if err := d.Recover(wire.At(err, "tool.call"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "agent.delegate":
 			if seen[4] {
@@ -4324,7 +4455,10 @@ func (x *Lease) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.AgentDelegate.DecodeWire(d); err != nil {
-				return wire.At(err, "agent.delegate")
+				if err := d.Recover(wire.At(err, "agent.delegate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "cost.budget":
 			if seen[5] {
@@ -4333,7 +4467,13 @@ func (x *Lease) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "cost.budget")
+					if err := d.Recover(wire.At(err, "cost.budget"), start, 0); err != nil {
+						return err
+					}
+					if x.CostBudget == nil {
+						x.CostBudget = []BudgetAmount{}
+					}
+					continue
 				}
 				s0 := make([]BudgetAmount, 0)
 				for i0 := 0; ; i0++ {
@@ -4346,7 +4486,11 @@ func (x *Lease) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 BudgetAmount
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "cost.budget")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "cost.budget"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -4358,7 +4502,10 @@ func (x *Lease) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[6] = true
 			if err := x.ModelUse.DecodeWire(d); err != nil {
-				return wire.At(err, "model.use")
+				if err := d.Recover(wire.At(err, "model.use"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -4533,7 +4680,11 @@ func (x *LeaseConstraints) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(UtcTimestamp)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "expires_at")
+					if err := d.Recover(wire.At(err, "expires_at"), start, 0); err != nil {
+						return err
+					}
+					x.ExpiresAt = v
+					continue
 				}
 				x.ExpiresAt = v
 			}
@@ -4647,6 +4798,7 @@ func (x Currency) MarshalJSON() ([]byte, error) {
 // DecodeWire decodes the value from d.
 func (x *Budget) DecodeWire(d *wire.Decoder) error {
 	var v map[string]float64
+	start := d.Offset()
 	{
 		if err := d.BeginObject(); err != nil {
 			return err
@@ -4668,7 +4820,11 @@ func (x *Budget) DecodeWire(d *wire.Decoder) error {
 			{
 				v2, err := d.Float64()
 				if err != nil {
-					return wire.At(err, k1)
+					if err := d.Recover(wire.At(err, k1), start, 0); err != nil {
+						return err
+					}
+					m1[k1] = e1
+					continue
 				}
 				e1 = v2
 			}
@@ -4751,7 +4907,13 @@ func (x *CredentialConstraints) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "cost.budget")
+					if err := d.Recover(wire.At(err, "cost.budget"), start, 0); err != nil {
+						return err
+					}
+					if x.CostBudget == nil {
+						x.CostBudget = []BudgetAmount{}
+					}
+					continue
 				}
 				s0 := make([]BudgetAmount, 0)
 				for i0 := 0; ; i0++ {
@@ -4764,7 +4926,11 @@ func (x *CredentialConstraints) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 BudgetAmount
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "cost.budget")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "cost.budget"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -4776,7 +4942,10 @@ func (x *CredentialConstraints) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.ModelUse.DecodeWire(d); err != nil {
-				return wire.At(err, "model.use")
+				if err := d.Recover(wire.At(err, "model.use"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "expires_at":
 			if seen[2] {
@@ -4786,7 +4955,11 @@ func (x *CredentialConstraints) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(UtcTimestamp)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "expires_at")
+					if err := d.Recover(wire.At(err, "expires_at"), start, 0); err != nil {
+						return err
+					}
+					x.ExpiresAt = v
+					continue
 				}
 				x.ExpiresAt = v
 			}
@@ -4901,7 +5074,10 @@ func (x *Credential) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -4911,7 +5087,10 @@ func (x *Credential) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Scheme.DecodeWire(d); err != nil {
-				return wire.At(err, "scheme")
+				if err := d.Recover(wire.At(err, "scheme"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "value":
 			if seen[2] {
@@ -4921,7 +5100,10 @@ func (x *Credential) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "value")
+					if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Value = v0
 			}
@@ -4933,7 +5115,10 @@ func (x *Credential) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "endpoint")
+					if err := d.Recover(wire.At(err, "endpoint"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Endpoint = v0
 			}
@@ -4945,7 +5130,11 @@ func (x *Credential) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(CredentialProfile)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "profile")
+					if err := d.Recover(wire.At(err, "profile"), start, 0); err != nil {
+						return err
+					}
+					x.Profile = v
+					continue
 				}
 				x.Profile = v
 			}
@@ -4957,7 +5146,11 @@ func (x *Credential) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(CredentialConstraints)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "constraints")
+					if err := d.Recover(wire.At(err, "constraints"), start, 0); err != nil {
+						return err
+					}
+					x.Constraints = v
+					continue
 				}
 				x.Constraints = v
 			}
@@ -4992,7 +5185,7 @@ func (x *Credential) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "endpoint")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -5273,10 +5466,16 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "arcp")
+				if err := d.Recover(wire.At(err, "arcp"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "1.1" {
-				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "id":
 			if seen[1] {
@@ -5284,7 +5483,10 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
+				if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "type":
 			if seen[2] {
@@ -5294,7 +5496,10 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "type")
+					if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Type = v0
 			}
@@ -5306,7 +5511,11 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(SessionID)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "session_id")
+					if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+						return err
+					}
+					x.SessionID = v
+					continue
 				}
 				x.SessionID = v
 			}
@@ -5318,7 +5527,11 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(TraceID)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trace_id")
+					if err := d.Recover(wire.At(err, "trace_id"), start, 0); err != nil {
+						return err
+					}
+					x.TraceID = v
+					continue
 				}
 				x.TraceID = v
 			}
@@ -5330,7 +5543,11 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(JobID)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
+					if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+						return err
+					}
+					x.JobID = v
+					continue
 				}
 				x.JobID = v
 			}
@@ -5342,7 +5559,11 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(EventSeq)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "event_seq")
+					if err := d.Recover(wire.At(err, "event_seq"), start, 0); err != nil {
+						return err
+					}
+					x.EventSeq = v
+					continue
 				}
 				x.EventSeq = v
 			}
@@ -5354,7 +5575,10 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "payload")
+					if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Payload = v0
 			}
@@ -5366,7 +5590,11 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Extensions)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "extensions")
+					if err := d.Recover(wire.At(err, "extensions"), start, 0); err != nil {
+						return err
+					}
+					x.Extensions = v
+					continue
 				}
 				x.Extensions = v
 			}
@@ -5401,7 +5629,7 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -5504,8 +5732,9 @@ func (x Envelope) MarshalJSON() ([]byte, error) {
 }
 
 // decodeWireMember decodes the member named key into x, noting it in seen
-// (indexed like the fields); found is false when x has no such member.
-func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool) (found bool, err error) {
+// (indexed like the fields); found is false when x has no such member. start is
+// where the object that holds the member began, for a collecting decoder's Recover.
+func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, start int) (found bool, err error) {
 	switch key {
 	case "arcp":
 		if seen[0] {
@@ -5740,7 +5969,10 @@ func (x *ArtifactRefBody) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "uri")
+					if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URI = v0
 			}
@@ -5752,7 +5984,10 @@ func (x *ArtifactRefBody) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "content_type")
+					if err := d.Recover(wire.At(err, "content_type"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ContentType = v0
 			}
@@ -5766,7 +6001,11 @@ func (x *ArtifactRefBody) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "byte_size")
+						if err := d.Recover(wire.At(err, "byte_size"), start, 0); err != nil {
+							return err
+						}
+						x.ByteSize = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -5782,7 +6021,11 @@ func (x *ArtifactRefBody) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "sha256")
+						if err := d.Recover(wire.At(err, "sha256"), start, 0); err != nil {
+							return err
+						}
+						x.Sha256 = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -5813,7 +6056,7 @@ func (x *ArtifactRefBody) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content_type")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -6087,7 +6330,10 @@ func (x *DelegateRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "delegate_id")
+					if err := d.Recover(wire.At(err, "delegate_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.DelegateID = v0
 			}
@@ -6097,7 +6343,10 @@ func (x *DelegateRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Agent.DecodeWire(d); err != nil {
-				return wire.At(err, "agent")
+				if err := d.Recover(wire.At(err, "agent"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "input":
 			if seen[2] {
@@ -6107,7 +6356,10 @@ func (x *DelegateRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "input")
+					if err := d.Recover(wire.At(err, "input"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Input = v0
 			}
@@ -6119,7 +6371,11 @@ func (x *DelegateRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Lease)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "lease_request")
+					if err := d.Recover(wire.At(err, "lease_request"), start, 0); err != nil {
+						return err
+					}
+					x.LeaseRequest = v
+					continue
 				}
 				x.LeaseRequest = v
 			}
@@ -6131,7 +6387,11 @@ func (x *DelegateRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(LeaseConstraints)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "lease_constraints")
+					if err := d.Recover(wire.At(err, "lease_constraints"), start, 0); err != nil {
+						return err
+					}
+					x.LeaseConstraints = v
+					continue
 				}
 				x.LeaseConstraints = v
 			}
@@ -6163,7 +6423,7 @@ func (x *DelegateRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "input")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -6259,7 +6519,10 @@ func (x *DelegateChildJob) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ChildJobID.DecodeWire(d); err != nil {
-				return wire.At(err, "child_job_id")
+				if err := d.Recover(wire.At(err, "child_job_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "agent":
 			if seen[1] {
@@ -6267,7 +6530,10 @@ func (x *DelegateChildJob) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Agent.DecodeWire(d); err != nil {
-				return wire.At(err, "agent")
+				if err := d.Recover(wire.At(err, "agent"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "input":
 			if seen[2] {
@@ -6277,7 +6543,10 @@ func (x *DelegateChildJob) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "input")
+					if err := d.Recover(wire.At(err, "input"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Input = v0
 			}
@@ -6289,7 +6558,11 @@ func (x *DelegateChildJob) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Lease)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "lease")
+					if err := d.Recover(wire.At(err, "lease"), start, 0); err != nil {
+						return err
+					}
+					x.Lease = v
+					continue
 				}
 				x.Lease = v
 			}
@@ -6318,7 +6591,7 @@ func (x *DelegateChildJob) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "agent")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -6404,7 +6677,10 @@ func (x *LogBody) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Level.DecodeWire(d); err != nil {
-				return wire.At(err, "level")
+				if err := d.Recover(wire.At(err, "level"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "message":
 			if seen[1] {
@@ -6414,7 +6690,10 @@ func (x *LogBody) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "message")
+					if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Message = v0
 			}
@@ -6426,7 +6705,10 @@ func (x *LogBody) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "attributes")
+					if err := d.Recover(wire.At(err, "attributes"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Attributes = v0
 			}
@@ -6455,7 +6737,7 @@ func (x *LogBody) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "message")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -6615,7 +6897,10 @@ func (x *MetricBody) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -6627,7 +6912,10 @@ func (x *MetricBody) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Float64()
 				if err != nil {
-					return wire.At(err, "value")
+					if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Value = v0
 			}
@@ -6641,7 +6929,11 @@ func (x *MetricBody) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "unit")
+						if err := d.Recover(wire.At(err, "unit"), start, 0); err != nil {
+							return err
+						}
+						x.Unit = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -6654,7 +6946,13 @@ func (x *MetricBody) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginObject(); err != nil {
-					return wire.At(err, "dimensions")
+					if err := d.Recover(wire.At(err, "dimensions"), start, 0); err != nil {
+						return err
+					}
+					if x.Dimensions == nil {
+						x.Dimensions = map[string]string{}
+					}
+					continue
 				}
 				m0 := make(map[string]string)
 				for {
@@ -6673,7 +6971,11 @@ func (x *MetricBody) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.At(err, k0), "dimensions")
+							if err := d.Recover(wire.At(wire.At(err, k0), "dimensions"), start, 1); err != nil {
+								return err
+							}
+							m0[k0] = e0
+							continue
 						}
 						e0 = v1
 					}
@@ -6706,7 +7008,7 @@ func (x *MetricBody) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "value")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -6794,7 +7096,10 @@ func (x *ProgressBody) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Float64()
 				if err != nil {
-					return wire.At(err, "current")
+					if err := d.Recover(wire.At(err, "current"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Current = v0
 			}
@@ -6808,7 +7113,11 @@ func (x *ProgressBody) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "total")
+						if err := d.Recover(wire.At(err, "total"), start, 0); err != nil {
+							return err
+						}
+						x.Total = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -6824,7 +7133,11 @@ func (x *ProgressBody) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "units")
+						if err := d.Recover(wire.At(err, "units"), start, 0); err != nil {
+							return err
+						}
+						x.Units = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -6840,7 +7153,11 @@ func (x *ProgressBody) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "message")
+						if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+							return err
+						}
+						x.Message = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -6868,7 +7185,7 @@ func (x *ProgressBody) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "current")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -6964,7 +7281,10 @@ func (x *ResultChunkBody) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "result_id")
+					if err := d.Recover(wire.At(err, "result_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ResultID = v0
 			}
@@ -6976,7 +7296,10 @@ func (x *ResultChunkBody) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "chunk_seq")
+					if err := d.Recover(wire.At(err, "chunk_seq"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ChunkSeq = v0
 			}
@@ -6988,7 +7311,10 @@ func (x *ResultChunkBody) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "data")
+					if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Data = v0
 			}
@@ -6998,7 +7324,10 @@ func (x *ResultChunkBody) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Encoding.DecodeWire(d); err != nil {
-				return wire.At(err, "encoding")
+				if err := d.Recover(wire.At(err, "encoding"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "more":
 			if seen[4] {
@@ -7008,7 +7337,10 @@ func (x *ResultChunkBody) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Bool()
 				if err != nil {
-					return wire.At(err, "more")
+					if err := d.Recover(wire.At(err, "more"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.More = v0
 			}
@@ -7046,7 +7378,7 @@ func (x *ResultChunkBody) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "more")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -7186,7 +7518,10 @@ func (x *StatusBody) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Phase.DecodeWire(d); err != nil {
-				return wire.At(err, "phase")
+				if err := d.Recover(wire.At(err, "phase"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "message":
 			if seen[1] {
@@ -7198,7 +7533,11 @@ func (x *StatusBody) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "message")
+						if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+							return err
+						}
+						x.Message = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -7214,7 +7553,11 @@ func (x *StatusBody) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "id")
+						if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+							return err
+						}
+						x.ID = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -7230,7 +7573,11 @@ func (x *StatusBody) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "value")
+						if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+							return err
+						}
+						x.Value = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -7258,7 +7605,7 @@ func (x *StatusBody) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "phase")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -7427,10 +7774,16 @@ func (x *ifStatusBody) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "phase")
+				if err := d.Recover(wire.At(err, "phase"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "credential_rotated" {
-				return wire.At(wire.ConstError(d.Offset(), "\"credential_rotated\""), "phase")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"credential_rotated\""), "phase"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -7454,7 +7807,7 @@ func (x *ifStatusBody) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "phase")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -7653,7 +8006,10 @@ func (x *thenStatusBodyWithIDAndValue) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -7665,7 +8021,10 @@ func (x *thenStatusBodyWithIDAndValue) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "value")
+					if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Value = v0
 			}
@@ -7694,7 +8053,7 @@ func (x *thenStatusBodyWithIDAndValue) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "value")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -7761,7 +8120,10 @@ func (x *thenStatusBodyWithDetails) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Details.DecodeWire(d); err != nil {
-				return wire.At(err, "details")
+				if err := d.Recover(wire.At(err, "details"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -7785,7 +8147,7 @@ func (x *thenStatusBodyWithDetails) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "details")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -7855,7 +8217,10 @@ func (x *thenStatusBodyWithDetailsDetails) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -7867,7 +8232,10 @@ func (x *thenStatusBodyWithDetailsDetails) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "value")
+					if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Value = v0
 			}
@@ -7896,7 +8264,7 @@ func (x *thenStatusBodyWithDetailsDetails) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "value")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -7963,7 +8331,10 @@ func (x *ThoughtBody) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "text")
+					if err := d.Recover(wire.At(err, "text"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Text = v0
 			}
@@ -7989,7 +8360,7 @@ func (x *ThoughtBody) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "text")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -8054,7 +8425,10 @@ func (x *ToolCallBody) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "tool")
+					if err := d.Recover(wire.At(err, "tool"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Tool = v0
 			}
@@ -8066,7 +8440,10 @@ func (x *ToolCallBody) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "args")
+					if err := d.Recover(wire.At(err, "args"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Args = v0
 			}
@@ -8078,7 +8455,10 @@ func (x *ToolCallBody) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "call_id")
+					if err := d.Recover(wire.At(err, "call_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.CallID = v0
 			}
@@ -8107,7 +8487,7 @@ func (x *ToolCallBody) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "call_id")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -8197,7 +8577,10 @@ func (x *ToolResultBody) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "call_id")
+					if err := d.Recover(wire.At(err, "call_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.CallID = v0
 			}
@@ -8209,7 +8592,10 @@ func (x *ToolResultBody) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "result")
+					if err := d.Recover(wire.At(err, "result"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Result = v0
 			}
@@ -8221,7 +8607,11 @@ func (x *ToolResultBody) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(ErrorPayload)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "error")
+					if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+						return err
+					}
+					x.Error = v
+					continue
 				}
 				x.Error = v
 			}
@@ -8247,7 +8637,7 @@ func (x *ToolResultBody) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "call_id")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -8336,10 +8726,16 @@ func (x *JobAccepted) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "job.accepted" {
-				return wire.At(wire.ConstError(d.Offset(), "\"job.accepted\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.accepted\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -8347,7 +8743,10 @@ func (x *JobAccepted) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -8355,12 +8754,18 @@ func (x *JobAccepted) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -8398,7 +8803,7 @@ func (x *JobAccepted) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -8480,7 +8885,10 @@ func (x *JobAcceptedPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
-				return wire.At(err, "job_id")
+				if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "agent":
 			if seen[1] {
@@ -8490,7 +8898,11 @@ func (x *JobAcceptedPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(AgentRef)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "agent")
+					if err := d.Recover(wire.At(err, "agent"), start, 0); err != nil {
+						return err
+					}
+					x.Agent = v
+					continue
 				}
 				x.Agent = v
 			}
@@ -8502,7 +8914,11 @@ func (x *JobAcceptedPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Lease)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "lease")
+					if err := d.Recover(wire.At(err, "lease"), start, 0); err != nil {
+						return err
+					}
+					x.Lease = v
+					continue
 				}
 				x.Lease = v
 			}
@@ -8514,7 +8930,11 @@ func (x *JobAcceptedPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(LeaseConstraints)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "lease_constraints")
+					if err := d.Recover(wire.At(err, "lease_constraints"), start, 0); err != nil {
+						return err
+					}
+					x.LeaseConstraints = v
+					continue
 				}
 				x.LeaseConstraints = v
 			}
@@ -8524,7 +8944,10 @@ func (x *JobAcceptedPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Budget.DecodeWire(d); err != nil {
-				return wire.At(err, "budget")
+				if err := d.Recover(wire.At(err, "budget"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "credentials":
 			if seen[5] {
@@ -8533,7 +8956,13 @@ func (x *JobAcceptedPayload) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "credentials")
+					if err := d.Recover(wire.At(err, "credentials"), start, 0); err != nil {
+						return err
+					}
+					if x.Credentials == nil {
+						x.Credentials = []Credential{}
+					}
+					continue
 				}
 				s0 := make([]Credential, 0)
 				for i0 := 0; ; i0++ {
@@ -8546,7 +8975,11 @@ func (x *JobAcceptedPayload) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 Credential
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "credentials")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "credentials"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -8558,7 +8991,10 @@ func (x *JobAcceptedPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[6] = true
 			if err := x.AcceptedAt.DecodeWire(d); err != nil {
-				return wire.At(err, "accepted_at")
+				if err := d.Recover(wire.At(err, "accepted_at"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "parent_job_id":
 			if seen[7] {
@@ -8568,7 +9004,11 @@ func (x *JobAcceptedPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(JobID)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "parent_job_id")
+					if err := d.Recover(wire.At(err, "parent_job_id"), start, 0); err != nil {
+						return err
+					}
+					x.ParentJobID = v
+					continue
 				}
 				x.ParentJobID = v
 			}
@@ -8582,7 +9022,11 @@ func (x *JobAcceptedPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "delegate_id")
+						if err := d.Recover(wire.At(err, "delegate_id"), start, 0); err != nil {
+							return err
+						}
+						x.DelegateID = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -8596,7 +9040,11 @@ func (x *JobAcceptedPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(TraceID)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trace_id")
+					if err := d.Recover(wire.At(err, "trace_id"), start, 0); err != nil {
+						return err
+					}
+					x.TraceID = v
+					continue
 				}
 				x.TraceID = v
 			}
@@ -8625,7 +9073,7 @@ func (x *JobAcceptedPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "accepted_at")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -8776,10 +9224,16 @@ func (x *JobCancel) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "job.cancel" {
-				return wire.At(wire.ConstError(d.Offset(), "\"job.cancel\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.cancel\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -8787,7 +9241,10 @@ func (x *JobCancel) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "job_id":
 			if seen[2] {
@@ -8795,7 +9252,10 @@ func (x *JobCancel) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
-				return wire.At(err, "job_id")
+				if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[3] {
@@ -8803,12 +9263,18 @@ func (x *JobCancel) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -8849,7 +9315,7 @@ func (x *JobCancel) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -8943,7 +9409,11 @@ func (x *JobCancelPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "reason")
+						if err := d.Recover(wire.At(err, "reason"), start, 0); err != nil {
+							return err
+						}
+						x.Reason = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -9034,10 +9504,16 @@ func (x *JobCancelled) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "job.cancelled" {
-				return wire.At(wire.ConstError(d.Offset(), "\"job.cancelled\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.cancelled\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -9045,7 +9521,10 @@ func (x *JobCancelled) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "job_id":
 			if seen[2] {
@@ -9053,7 +9532,10 @@ func (x *JobCancelled) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
-				return wire.At(err, "job_id")
+				if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[3] {
@@ -9061,12 +9543,18 @@ func (x *JobCancelled) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -9107,7 +9595,7 @@ func (x *JobCancelled) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9201,7 +9689,11 @@ func (x *JobCancelledPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "reason")
+						if err := d.Recover(wire.At(err, "reason"), start, 0); err != nil {
+							return err
+						}
+						x.Reason = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -9292,10 +9784,16 @@ func (x *JobError) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "job.error" {
-				return wire.At(wire.ConstError(d.Offset(), "\"job.error\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.error\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -9303,7 +9801,10 @@ func (x *JobError) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "job_id":
 			if seen[2] {
@@ -9311,7 +9812,10 @@ func (x *JobError) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
-				return wire.At(err, "job_id")
+				if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "event_seq":
 			if seen[3] {
@@ -9319,7 +9823,10 @@ func (x *JobError) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.EventSeq.DecodeWire(d); err != nil {
-				return wire.At(err, "event_seq")
+				if err := d.Recover(wire.At(err, "event_seq"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[4] {
@@ -9327,12 +9834,18 @@ func (x *JobError) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -9376,7 +9889,7 @@ func (x *JobError) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9471,12 +9984,18 @@ func (x *JobErrorPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.FinalStatus.DecodeWire(d); err != nil {
-				return wire.At(err, "final_status")
+				if err := d.Recover(wire.At(err, "final_status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.ErrorPayload.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.ErrorPayload.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -9511,7 +10030,7 @@ func (x *JobErrorPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "final_status")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9659,10 +10178,16 @@ func (x *JobEvent) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "job.event" {
-				return wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -9670,7 +10195,10 @@ func (x *JobEvent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "job_id":
 			if seen[2] {
@@ -9678,7 +10206,10 @@ func (x *JobEvent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
-				return wire.At(err, "job_id")
+				if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "event_seq":
 			if seen[3] {
@@ -9686,7 +10217,10 @@ func (x *JobEvent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.EventSeq.DecodeWire(d); err != nil {
-				return wire.At(err, "event_seq")
+				if err := d.Recover(wire.At(err, "event_seq"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[4] {
@@ -9696,14 +10230,20 @@ func (x *JobEvent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeJobEventPayload(d)
 				if err != nil {
-					return wire.At(err, "payload")
+					if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Payload = v0
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -9747,7 +10287,7 @@ func (x *JobEvent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10102,10 +10642,16 @@ func (x *LogEvent) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "log" {
-				return wire.At(wire.ConstError(d.Offset(), "\"log\""), "kind")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"log\""), "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "ts":
 			if seen[1] {
@@ -10113,7 +10659,10 @@ func (x *LogEvent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Ts.DecodeWire(d); err != nil {
-				return wire.At(err, "ts")
+				if err := d.Recover(wire.At(err, "ts"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "body":
 			if seen[2] {
@@ -10121,7 +10670,10 @@ func (x *LogEvent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Body.DecodeWire(d); err != nil {
-				return wire.At(err, "body")
+				if err := d.Recover(wire.At(err, "body"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -10151,7 +10703,7 @@ func (x *LogEvent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "body")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10230,10 +10782,16 @@ func (x *ThoughtEvent) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "thought" {
-				return wire.At(wire.ConstError(d.Offset(), "\"thought\""), "kind")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"thought\""), "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "ts":
 			if seen[1] {
@@ -10241,7 +10799,10 @@ func (x *ThoughtEvent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Ts.DecodeWire(d); err != nil {
-				return wire.At(err, "ts")
+				if err := d.Recover(wire.At(err, "ts"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "body":
 			if seen[2] {
@@ -10249,7 +10810,10 @@ func (x *ThoughtEvent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Body.DecodeWire(d); err != nil {
-				return wire.At(err, "body")
+				if err := d.Recover(wire.At(err, "body"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -10279,7 +10843,7 @@ func (x *ThoughtEvent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "body")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10358,10 +10922,16 @@ func (x *ToolCallEvent) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "tool_call" {
-				return wire.At(wire.ConstError(d.Offset(), "\"tool_call\""), "kind")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"tool_call\""), "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "ts":
 			if seen[1] {
@@ -10369,7 +10939,10 @@ func (x *ToolCallEvent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Ts.DecodeWire(d); err != nil {
-				return wire.At(err, "ts")
+				if err := d.Recover(wire.At(err, "ts"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "body":
 			if seen[2] {
@@ -10377,7 +10950,10 @@ func (x *ToolCallEvent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Body.DecodeWire(d); err != nil {
-				return wire.At(err, "body")
+				if err := d.Recover(wire.At(err, "body"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -10407,7 +10983,7 @@ func (x *ToolCallEvent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "body")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10486,10 +11062,16 @@ func (x *ToolResultEvent) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "tool_result" {
-				return wire.At(wire.ConstError(d.Offset(), "\"tool_result\""), "kind")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"tool_result\""), "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "ts":
 			if seen[1] {
@@ -10497,7 +11079,10 @@ func (x *ToolResultEvent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Ts.DecodeWire(d); err != nil {
-				return wire.At(err, "ts")
+				if err := d.Recover(wire.At(err, "ts"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "body":
 			if seen[2] {
@@ -10505,7 +11090,10 @@ func (x *ToolResultEvent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Body.DecodeWire(d); err != nil {
-				return wire.At(err, "body")
+				if err := d.Recover(wire.At(err, "body"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -10535,7 +11123,7 @@ func (x *ToolResultEvent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "body")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10614,10 +11202,16 @@ func (x *StatusEvent) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "status" {
-				return wire.At(wire.ConstError(d.Offset(), "\"status\""), "kind")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"status\""), "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "ts":
 			if seen[1] {
@@ -10625,7 +11219,10 @@ func (x *StatusEvent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Ts.DecodeWire(d); err != nil {
-				return wire.At(err, "ts")
+				if err := d.Recover(wire.At(err, "ts"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "body":
 			if seen[2] {
@@ -10633,7 +11230,10 @@ func (x *StatusEvent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Body.DecodeWire(d); err != nil {
-				return wire.At(err, "body")
+				if err := d.Recover(wire.At(err, "body"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -10663,7 +11263,7 @@ func (x *StatusEvent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "body")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10742,10 +11342,16 @@ func (x *MetricEvent) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "metric" {
-				return wire.At(wire.ConstError(d.Offset(), "\"metric\""), "kind")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"metric\""), "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "ts":
 			if seen[1] {
@@ -10753,7 +11359,10 @@ func (x *MetricEvent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Ts.DecodeWire(d); err != nil {
-				return wire.At(err, "ts")
+				if err := d.Recover(wire.At(err, "ts"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "body":
 			if seen[2] {
@@ -10761,7 +11370,10 @@ func (x *MetricEvent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Body.DecodeWire(d); err != nil {
-				return wire.At(err, "body")
+				if err := d.Recover(wire.At(err, "body"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -10791,7 +11403,7 @@ func (x *MetricEvent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "body")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10870,10 +11482,16 @@ func (x *ArtifactRefEvent) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "artifact_ref" {
-				return wire.At(wire.ConstError(d.Offset(), "\"artifact_ref\""), "kind")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"artifact_ref\""), "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "ts":
 			if seen[1] {
@@ -10881,7 +11499,10 @@ func (x *ArtifactRefEvent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Ts.DecodeWire(d); err != nil {
-				return wire.At(err, "ts")
+				if err := d.Recover(wire.At(err, "ts"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "body":
 			if seen[2] {
@@ -10889,7 +11510,10 @@ func (x *ArtifactRefEvent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Body.DecodeWire(d); err != nil {
-				return wire.At(err, "body")
+				if err := d.Recover(wire.At(err, "body"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -10919,7 +11543,7 @@ func (x *ArtifactRefEvent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "body")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10998,10 +11622,16 @@ func (x *DelegateEvent) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "delegate" {
-				return wire.At(wire.ConstError(d.Offset(), "\"delegate\""), "kind")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"delegate\""), "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "ts":
 			if seen[1] {
@@ -11009,7 +11639,10 @@ func (x *DelegateEvent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Ts.DecodeWire(d); err != nil {
-				return wire.At(err, "ts")
+				if err := d.Recover(wire.At(err, "ts"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "body":
 			if seen[2] {
@@ -11019,7 +11652,10 @@ func (x *DelegateEvent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeDelegateBody(d)
 				if err != nil {
-					return wire.At(err, "body")
+					if err := d.Recover(wire.At(err, "body"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Body = v0
 			}
@@ -11051,7 +11687,7 @@ func (x *DelegateEvent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "body")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -11132,10 +11768,16 @@ func (x *ProgressEvent) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "progress" {
-				return wire.At(wire.ConstError(d.Offset(), "\"progress\""), "kind")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"progress\""), "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "ts":
 			if seen[1] {
@@ -11143,7 +11785,10 @@ func (x *ProgressEvent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Ts.DecodeWire(d); err != nil {
-				return wire.At(err, "ts")
+				if err := d.Recover(wire.At(err, "ts"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "body":
 			if seen[2] {
@@ -11151,7 +11796,10 @@ func (x *ProgressEvent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Body.DecodeWire(d); err != nil {
-				return wire.At(err, "body")
+				if err := d.Recover(wire.At(err, "body"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -11181,7 +11829,7 @@ func (x *ProgressEvent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "body")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -11260,10 +11908,16 @@ func (x *ResultChunkEvent) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "result_chunk" {
-				return wire.At(wire.ConstError(d.Offset(), "\"result_chunk\""), "kind")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"result_chunk\""), "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "ts":
 			if seen[1] {
@@ -11271,7 +11925,10 @@ func (x *ResultChunkEvent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Ts.DecodeWire(d); err != nil {
-				return wire.At(err, "ts")
+				if err := d.Recover(wire.At(err, "ts"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "body":
 			if seen[2] {
@@ -11279,7 +11936,10 @@ func (x *ResultChunkEvent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Body.DecodeWire(d); err != nil {
-				return wire.At(err, "body")
+				if err := d.Recover(wire.At(err, "body"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -11309,7 +11969,7 @@ func (x *ResultChunkEvent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "body")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -11387,7 +12047,10 @@ func (x *otherJobEventPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "kind")
+					if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Kind = v0
 			}
@@ -11397,7 +12060,10 @@ func (x *otherJobEventPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Ts.DecodeWire(d); err != nil {
-				return wire.At(err, "ts")
+				if err := d.Recover(wire.At(err, "ts"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "body":
 			if seen[2] {
@@ -11407,7 +12073,10 @@ func (x *otherJobEventPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "body")
+					if err := d.Recover(wire.At(err, "body"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Body = v0
 			}
@@ -11439,7 +12108,7 @@ func (x *otherJobEventPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "body")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -11525,7 +12194,10 @@ func (x *VendorEvent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "kind")
+					if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Kind = v0
 			}
@@ -11535,7 +12207,10 @@ func (x *VendorEvent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Ts.DecodeWire(d); err != nil {
-				return wire.At(err, "ts")
+				if err := d.Recover(wire.At(err, "ts"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "body":
 			if seen[2] {
@@ -11545,7 +12220,10 @@ func (x *VendorEvent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "body")
+					if err := d.Recover(wire.At(err, "body"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Body = v0
 			}
@@ -11577,7 +12255,7 @@ func (x *VendorEvent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "body")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -11663,10 +12341,16 @@ func (x *LogEventMessage) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "job.event" {
-				return wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -11674,7 +12358,10 @@ func (x *LogEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "job_id":
 			if seen[2] {
@@ -11682,7 +12369,10 @@ func (x *LogEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
-				return wire.At(err, "job_id")
+				if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "event_seq":
 			if seen[3] {
@@ -11690,7 +12380,10 @@ func (x *LogEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.EventSeq.DecodeWire(d); err != nil {
-				return wire.At(err, "event_seq")
+				if err := d.Recover(wire.At(err, "event_seq"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[4] {
@@ -11698,12 +12391,18 @@ func (x *LogEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -11747,7 +12446,7 @@ func (x *LogEventMessage) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -11843,10 +12542,16 @@ func (x *ThoughtEventMessage) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "job.event" {
-				return wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -11854,7 +12559,10 @@ func (x *ThoughtEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "job_id":
 			if seen[2] {
@@ -11862,7 +12570,10 @@ func (x *ThoughtEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
-				return wire.At(err, "job_id")
+				if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "event_seq":
 			if seen[3] {
@@ -11870,7 +12581,10 @@ func (x *ThoughtEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.EventSeq.DecodeWire(d); err != nil {
-				return wire.At(err, "event_seq")
+				if err := d.Recover(wire.At(err, "event_seq"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[4] {
@@ -11878,12 +12592,18 @@ func (x *ThoughtEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -11927,7 +12647,7 @@ func (x *ThoughtEventMessage) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12023,10 +12743,16 @@ func (x *ToolCallEventMessage) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "job.event" {
-				return wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -12034,7 +12760,10 @@ func (x *ToolCallEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "job_id":
 			if seen[2] {
@@ -12042,7 +12771,10 @@ func (x *ToolCallEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
-				return wire.At(err, "job_id")
+				if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "event_seq":
 			if seen[3] {
@@ -12050,7 +12782,10 @@ func (x *ToolCallEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.EventSeq.DecodeWire(d); err != nil {
-				return wire.At(err, "event_seq")
+				if err := d.Recover(wire.At(err, "event_seq"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[4] {
@@ -12058,12 +12793,18 @@ func (x *ToolCallEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -12107,7 +12848,7 @@ func (x *ToolCallEventMessage) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12203,10 +12944,16 @@ func (x *ToolResultEventMessage) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "job.event" {
-				return wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -12214,7 +12961,10 @@ func (x *ToolResultEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "job_id":
 			if seen[2] {
@@ -12222,7 +12972,10 @@ func (x *ToolResultEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
-				return wire.At(err, "job_id")
+				if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "event_seq":
 			if seen[3] {
@@ -12230,7 +12983,10 @@ func (x *ToolResultEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.EventSeq.DecodeWire(d); err != nil {
-				return wire.At(err, "event_seq")
+				if err := d.Recover(wire.At(err, "event_seq"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[4] {
@@ -12238,12 +12994,18 @@ func (x *ToolResultEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -12287,7 +13049,7 @@ func (x *ToolResultEventMessage) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12383,10 +13145,16 @@ func (x *StatusEventMessage) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "job.event" {
-				return wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -12394,7 +13162,10 @@ func (x *StatusEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "job_id":
 			if seen[2] {
@@ -12402,7 +13173,10 @@ func (x *StatusEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
-				return wire.At(err, "job_id")
+				if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "event_seq":
 			if seen[3] {
@@ -12410,7 +13184,10 @@ func (x *StatusEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.EventSeq.DecodeWire(d); err != nil {
-				return wire.At(err, "event_seq")
+				if err := d.Recover(wire.At(err, "event_seq"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[4] {
@@ -12418,12 +13195,18 @@ func (x *StatusEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -12467,7 +13250,7 @@ func (x *StatusEventMessage) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12563,10 +13346,16 @@ func (x *MetricEventMessage) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "job.event" {
-				return wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -12574,7 +13363,10 @@ func (x *MetricEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "job_id":
 			if seen[2] {
@@ -12582,7 +13374,10 @@ func (x *MetricEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
-				return wire.At(err, "job_id")
+				if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "event_seq":
 			if seen[3] {
@@ -12590,7 +13385,10 @@ func (x *MetricEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.EventSeq.DecodeWire(d); err != nil {
-				return wire.At(err, "event_seq")
+				if err := d.Recover(wire.At(err, "event_seq"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[4] {
@@ -12598,12 +13396,18 @@ func (x *MetricEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -12647,7 +13451,7 @@ func (x *MetricEventMessage) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12743,10 +13547,16 @@ func (x *ArtifactRefEventMessage) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "job.event" {
-				return wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -12754,7 +13564,10 @@ func (x *ArtifactRefEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "job_id":
 			if seen[2] {
@@ -12762,7 +13575,10 @@ func (x *ArtifactRefEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
-				return wire.At(err, "job_id")
+				if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "event_seq":
 			if seen[3] {
@@ -12770,7 +13586,10 @@ func (x *ArtifactRefEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.EventSeq.DecodeWire(d); err != nil {
-				return wire.At(err, "event_seq")
+				if err := d.Recover(wire.At(err, "event_seq"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[4] {
@@ -12778,12 +13597,18 @@ func (x *ArtifactRefEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -12827,7 +13652,7 @@ func (x *ArtifactRefEventMessage) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12923,10 +13748,16 @@ func (x *DelegateEventMessage) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "job.event" {
-				return wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -12934,7 +13765,10 @@ func (x *DelegateEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "job_id":
 			if seen[2] {
@@ -12942,7 +13776,10 @@ func (x *DelegateEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
-				return wire.At(err, "job_id")
+				if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "event_seq":
 			if seen[3] {
@@ -12950,7 +13787,10 @@ func (x *DelegateEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.EventSeq.DecodeWire(d); err != nil {
-				return wire.At(err, "event_seq")
+				if err := d.Recover(wire.At(err, "event_seq"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[4] {
@@ -12958,12 +13798,18 @@ func (x *DelegateEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -13007,7 +13853,7 @@ func (x *DelegateEventMessage) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13103,10 +13949,16 @@ func (x *ProgressEventMessage) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "job.event" {
-				return wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -13114,7 +13966,10 @@ func (x *ProgressEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "job_id":
 			if seen[2] {
@@ -13122,7 +13977,10 @@ func (x *ProgressEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
-				return wire.At(err, "job_id")
+				if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "event_seq":
 			if seen[3] {
@@ -13130,7 +13988,10 @@ func (x *ProgressEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.EventSeq.DecodeWire(d); err != nil {
-				return wire.At(err, "event_seq")
+				if err := d.Recover(wire.At(err, "event_seq"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[4] {
@@ -13138,12 +13999,18 @@ func (x *ProgressEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -13187,7 +14054,7 @@ func (x *ProgressEventMessage) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13283,10 +14150,16 @@ func (x *ResultChunkEventMessage) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "job.event" {
-				return wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -13294,7 +14167,10 @@ func (x *ResultChunkEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "job_id":
 			if seen[2] {
@@ -13302,7 +14178,10 @@ func (x *ResultChunkEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
-				return wire.At(err, "job_id")
+				if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "event_seq":
 			if seen[3] {
@@ -13310,7 +14189,10 @@ func (x *ResultChunkEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.EventSeq.DecodeWire(d); err != nil {
-				return wire.At(err, "event_seq")
+				if err := d.Recover(wire.At(err, "event_seq"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[4] {
@@ -13318,12 +14200,18 @@ func (x *ResultChunkEventMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -13367,7 +14255,7 @@ func (x *ResultChunkEventMessage) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13465,10 +14353,16 @@ func (x *JobResult) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "job.result" {
-				return wire.At(wire.ConstError(d.Offset(), "\"job.result\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.result\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -13476,7 +14370,10 @@ func (x *JobResult) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "job_id":
 			if seen[2] {
@@ -13484,7 +14381,10 @@ func (x *JobResult) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
-				return wire.At(err, "job_id")
+				if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "event_seq":
 			if seen[3] {
@@ -13492,7 +14392,10 @@ func (x *JobResult) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.EventSeq.DecodeWire(d); err != nil {
-				return wire.At(err, "event_seq")
+				if err := d.Recover(wire.At(err, "event_seq"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[4] {
@@ -13500,12 +14403,18 @@ func (x *JobResult) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -13549,7 +14458,7 @@ func (x *JobResult) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13644,10 +14553,16 @@ func (x *JobResultPayload) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "final_status")
+				if err := d.Recover(wire.At(err, "final_status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "success" {
-				return wire.At(wire.ConstError(d.Offset(), "\"success\""), "final_status")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"success\""), "final_status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "summary":
 			if seen[1] {
@@ -13659,7 +14574,11 @@ func (x *JobResultPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "summary")
+						if err := d.Recover(wire.At(err, "summary"), start, 0); err != nil {
+							return err
+						}
+						x.Summary = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -13673,7 +14592,10 @@ func (x *JobResultPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "result")
+					if err := d.Recover(wire.At(err, "result"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Result = v0
 			}
@@ -13687,7 +14609,11 @@ func (x *JobResultPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "result_id")
+						if err := d.Recover(wire.At(err, "result_id"), start, 0); err != nil {
+							return err
+						}
+						x.ResultID = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -13703,7 +14629,11 @@ func (x *JobResultPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "result_size")
+						if err := d.Recover(wire.At(err, "result_size"), start, 0); err != nil {
+							return err
+						}
+						x.ResultSize = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -13731,7 +14661,7 @@ func (x *JobResultPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "final_status")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13830,10 +14760,16 @@ func (x *JobSubmit) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "job.submit" {
-				return wire.At(wire.ConstError(d.Offset(), "\"job.submit\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.submit\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -13841,7 +14777,10 @@ func (x *JobSubmit) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -13849,12 +14788,18 @@ func (x *JobSubmit) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -13892,7 +14837,7 @@ func (x *JobSubmit) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13974,7 +14919,10 @@ func (x *JobSubmitPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Agent.DecodeWire(d); err != nil {
-				return wire.At(err, "agent")
+				if err := d.Recover(wire.At(err, "agent"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "input":
 			if seen[1] {
@@ -13984,7 +14932,10 @@ func (x *JobSubmitPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "input")
+					if err := d.Recover(wire.At(err, "input"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Input = v0
 			}
@@ -13996,7 +14947,11 @@ func (x *JobSubmitPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Lease)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "lease_request")
+					if err := d.Recover(wire.At(err, "lease_request"), start, 0); err != nil {
+						return err
+					}
+					x.LeaseRequest = v
+					continue
 				}
 				x.LeaseRequest = v
 			}
@@ -14008,7 +14963,11 @@ func (x *JobSubmitPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(LeaseConstraints)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "lease_constraints")
+					if err := d.Recover(wire.At(err, "lease_constraints"), start, 0); err != nil {
+						return err
+					}
+					x.LeaseConstraints = v
+					continue
 				}
 				x.LeaseConstraints = v
 			}
@@ -14022,7 +14981,11 @@ func (x *JobSubmitPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "idempotency_key")
+						if err := d.Recover(wire.At(err, "idempotency_key"), start, 0); err != nil {
+							return err
+						}
+						x.IdempotencyKey = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -14038,7 +15001,11 @@ func (x *JobSubmitPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "max_runtime_sec")
+						if err := d.Recover(wire.At(err, "max_runtime_sec"), start, 0); err != nil {
+							return err
+						}
+						x.MaxRuntimeSec = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -14069,7 +15036,7 @@ func (x *JobSubmitPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "input")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -14182,10 +15149,16 @@ func (x *JobSubscribe) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "job.subscribe" {
-				return wire.At(wire.ConstError(d.Offset(), "\"job.subscribe\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.subscribe\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -14193,7 +15166,10 @@ func (x *JobSubscribe) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -14201,12 +15177,18 @@ func (x *JobSubscribe) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -14244,7 +15226,7 @@ func (x *JobSubscribe) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -14326,7 +15308,10 @@ func (x *JobSubscribePayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
-				return wire.At(err, "job_id")
+				if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "from_event_seq":
 			if seen[1] {
@@ -14336,7 +15321,11 @@ func (x *JobSubscribePayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(EventSeq)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "from_event_seq")
+					if err := d.Recover(wire.At(err, "from_event_seq"), start, 0); err != nil {
+						return err
+					}
+					x.FromEventSeq = v
+					continue
 				}
 				x.FromEventSeq = v
 			}
@@ -14350,7 +15339,11 @@ func (x *JobSubscribePayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "history")
+						if err := d.Recover(wire.At(err, "history"), start, 0); err != nil {
+							return err
+						}
+						x.History = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -14378,7 +15371,7 @@ func (x *JobSubscribePayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "job_id")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -14462,10 +15455,16 @@ func (x *JobSubscribed) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "job.subscribed" {
-				return wire.At(wire.ConstError(d.Offset(), "\"job.subscribed\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.subscribed\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -14473,7 +15472,10 @@ func (x *JobSubscribed) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -14481,12 +15483,18 @@ func (x *JobSubscribed) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -14524,7 +15532,7 @@ func (x *JobSubscribed) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -14606,7 +15614,10 @@ func (x *JobSubscribedPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
-				return wire.At(err, "job_id")
+				if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "current_status":
 			if seen[1] {
@@ -14614,7 +15625,10 @@ func (x *JobSubscribedPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.CurrentStatus.DecodeWire(d); err != nil {
-				return wire.At(err, "current_status")
+				if err := d.Recover(wire.At(err, "current_status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "agent":
 			if seen[2] {
@@ -14622,7 +15636,10 @@ func (x *JobSubscribedPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Agent.DecodeWire(d); err != nil {
-				return wire.At(err, "agent")
+				if err := d.Recover(wire.At(err, "agent"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "lease":
 			if seen[3] {
@@ -14632,7 +15649,11 @@ func (x *JobSubscribedPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Lease)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "lease")
+					if err := d.Recover(wire.At(err, "lease"), start, 0); err != nil {
+						return err
+					}
+					x.Lease = v
+					continue
 				}
 				x.Lease = v
 			}
@@ -14644,7 +15665,11 @@ func (x *JobSubscribedPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(LeaseConstraints)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "lease_constraints")
+					if err := d.Recover(wire.At(err, "lease_constraints"), start, 0); err != nil {
+						return err
+					}
+					x.LeaseConstraints = v
+					continue
 				}
 				x.LeaseConstraints = v
 			}
@@ -14654,7 +15679,10 @@ func (x *JobSubscribedPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			if err := x.Budget.DecodeWire(d); err != nil {
-				return wire.At(err, "budget")
+				if err := d.Recover(wire.At(err, "budget"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "credentials":
 			if seen[6] {
@@ -14663,7 +15691,13 @@ func (x *JobSubscribedPayload) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "credentials")
+					if err := d.Recover(wire.At(err, "credentials"), start, 0); err != nil {
+						return err
+					}
+					if x.Credentials == nil {
+						x.Credentials = []Credential{}
+					}
+					continue
 				}
 				s0 := make([]Credential, 0)
 				for i0 := 0; ; i0++ {
@@ -14676,7 +15710,11 @@ func (x *JobSubscribedPayload) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 Credential
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "credentials")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "credentials"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -14689,7 +15727,10 @@ func (x *JobSubscribedPayload) DecodeWire(d *wire.Decoder) error {
 			seen[7] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "parent_job_id")
+				if err := d.Recover(wire.At(err, "parent_job_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ParentJobID = wire.Null[string]()
@@ -14698,7 +15739,11 @@ func (x *JobSubscribedPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "parent_job_id")
+						if err := d.Recover(wire.At(err, "parent_job_id"), start, 0); err != nil {
+							return err
+						}
+						x.ParentJobID = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -14712,7 +15757,11 @@ func (x *JobSubscribedPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(TraceID)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trace_id")
+					if err := d.Recover(wire.At(err, "trace_id"), start, 0); err != nil {
+						return err
+					}
+					x.TraceID = v
+					continue
 				}
 				x.TraceID = v
 			}
@@ -14722,7 +15771,10 @@ func (x *JobSubscribedPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[9] = true
 			if err := x.SubscribedFrom.DecodeWire(d); err != nil {
-				return wire.At(err, "subscribed_from")
+				if err := d.Recover(wire.At(err, "subscribed_from"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "replayed":
 			if seen[10] {
@@ -14732,7 +15784,10 @@ func (x *JobSubscribedPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Bool()
 				if err != nil {
-					return wire.At(err, "replayed")
+					if err := d.Recover(wire.At(err, "replayed"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Replayed = v0
 			}
@@ -14770,7 +15825,7 @@ func (x *JobSubscribedPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "replayed")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -14923,10 +15978,16 @@ func (x *JobUnsubscribe) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "job.unsubscribe" {
-				return wire.At(wire.ConstError(d.Offset(), "\"job.unsubscribe\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.unsubscribe\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -14934,7 +15995,10 @@ func (x *JobUnsubscribe) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -14942,12 +16006,18 @@ func (x *JobUnsubscribe) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -14985,7 +16055,7 @@ func (x *JobUnsubscribe) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -15067,7 +16137,10 @@ func (x *JobUnsubscribePayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
-				return wire.At(err, "job_id")
+				if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -15091,7 +16164,7 @@ func (x *JobUnsubscribePayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "job_id")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -15599,10 +16672,16 @@ func (x *SessionHello) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "session.hello" {
-				return wire.At(wire.ConstError(d.Offset(), "\"session.hello\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.hello\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[1] {
@@ -15610,12 +16689,18 @@ func (x *SessionHello) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -15650,7 +16735,7 @@ func (x *SessionHello) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -15726,7 +16811,10 @@ func (x *SessionHelloPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Client.DecodeWire(d); err != nil {
-				return wire.At(err, "client")
+				if err := d.Recover(wire.At(err, "client"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "auth":
 			if seen[1] {
@@ -15734,7 +16822,10 @@ func (x *SessionHelloPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Auth.DecodeWire(d); err != nil {
-				return wire.At(err, "auth")
+				if err := d.Recover(wire.At(err, "auth"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "capabilities":
 			if seen[2] {
@@ -15744,7 +16835,11 @@ func (x *SessionHelloPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Capabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "capabilities")
+					if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+						return err
+					}
+					x.Capabilities = v
+					continue
 				}
 				x.Capabilities = v
 			}
@@ -15756,7 +16851,11 @@ func (x *SessionHelloPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(ResumeRequest)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "resume")
+					if err := d.Recover(wire.At(err, "resume"), start, 0); err != nil {
+						return err
+					}
+					x.Resume = v
+					continue
 				}
 				x.Resume = v
 			}
@@ -15785,7 +16884,7 @@ func (x *SessionHelloPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "auth")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -15879,10 +16978,16 @@ func (x *SessionWelcome) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "session.welcome" {
-				return wire.At(wire.ConstError(d.Offset(), "\"session.welcome\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.welcome\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -15890,7 +16995,10 @@ func (x *SessionWelcome) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -15898,12 +17006,18 @@ func (x *SessionWelcome) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -15941,7 +17055,7 @@ func (x *SessionWelcome) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16023,7 +17137,10 @@ func (x *SessionWelcomePayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Runtime.DecodeWire(d); err != nil {
-				return wire.At(err, "runtime")
+				if err := d.Recover(wire.At(err, "runtime"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "resume_token":
 			if seen[1] {
@@ -16033,7 +17150,10 @@ func (x *SessionWelcomePayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "resume_token")
+					if err := d.Recover(wire.At(err, "resume_token"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ResumeToken = v0
 			}
@@ -16045,7 +17165,10 @@ func (x *SessionWelcomePayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "resume_window_sec")
+					if err := d.Recover(wire.At(err, "resume_window_sec"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ResumeWindowSec = v0
 			}
@@ -16059,7 +17182,11 @@ func (x *SessionWelcomePayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "heartbeat_interval_sec")
+						if err := d.Recover(wire.At(err, "heartbeat_interval_sec"), start, 0); err != nil {
+							return err
+						}
+						x.HeartbeatIntervalSec = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -16071,7 +17198,10 @@ func (x *SessionWelcomePayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Capabilities.DecodeWire(d); err != nil {
-				return wire.At(err, "capabilities")
+				if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -16104,7 +17234,7 @@ func (x *SessionWelcomePayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "capabilities")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16214,10 +17344,16 @@ func (x *SessionError) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "session.error" {
-				return wire.At(wire.ConstError(d.Offset(), "\"session.error\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.error\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[1] {
@@ -16225,12 +17361,18 @@ func (x *SessionError) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -16265,7 +17407,7 @@ func (x *SessionError) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16345,10 +17487,16 @@ func (x *SessionBye) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "session.bye" {
-				return wire.At(wire.ConstError(d.Offset(), "\"session.bye\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.bye\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -16356,7 +17504,10 @@ func (x *SessionBye) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -16364,12 +17515,18 @@ func (x *SessionBye) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -16407,7 +17564,7 @@ func (x *SessionBye) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16493,7 +17650,11 @@ func (x *SessionByePayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "reason")
+						if err := d.Recover(wire.At(err, "reason"), start, 0); err != nil {
+							return err
+						}
+						x.Reason = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -16584,10 +17745,16 @@ func (x *SessionClose) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "session.close" {
-				return wire.At(wire.ConstError(d.Offset(), "\"session.close\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.close\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -16595,7 +17762,10 @@ func (x *SessionClose) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -16603,12 +17773,18 @@ func (x *SessionClose) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -16646,7 +17822,7 @@ func (x *SessionClose) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16732,7 +17908,11 @@ func (x *SessionClosePayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "reason")
+						if err := d.Recover(wire.At(err, "reason"), start, 0); err != nil {
+							return err
+						}
+						x.Reason = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -16823,10 +18003,16 @@ func (x *SessionClosed) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "session.closed" {
-				return wire.At(wire.ConstError(d.Offset(), "\"session.closed\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.closed\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -16834,7 +18020,10 @@ func (x *SessionClosed) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -16842,12 +18031,18 @@ func (x *SessionClosed) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -16885,7 +18080,7 @@ func (x *SessionClosed) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16971,7 +18166,11 @@ func (x *SessionClosedPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "reason")
+						if err := d.Recover(wire.At(err, "reason"), start, 0); err != nil {
+							return err
+						}
+						x.Reason = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -17062,10 +18261,16 @@ func (x *SessionResume) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "session.resume" {
-				return wire.At(wire.ConstError(d.Offset(), "\"session.resume\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.resume\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -17073,7 +18278,10 @@ func (x *SessionResume) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -17081,12 +18289,18 @@ func (x *SessionResume) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -17124,7 +18338,7 @@ func (x *SessionResume) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -17208,7 +18422,10 @@ func (x *SessionResumePayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "resume_token")
+					if err := d.Recover(wire.At(err, "resume_token"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ResumeToken = v0
 			}
@@ -17218,7 +18435,10 @@ func (x *SessionResumePayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.LastEventSeq.DecodeWire(d); err != nil {
-				return wire.At(err, "last_event_seq")
+				if err := d.Recover(wire.At(err, "last_event_seq"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -17245,7 +18465,7 @@ func (x *SessionResumePayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "last_event_seq")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -17325,10 +18545,16 @@ func (x *SessionPing) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "session.ping" {
-				return wire.At(wire.ConstError(d.Offset(), "\"session.ping\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.ping\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -17336,7 +18562,10 @@ func (x *SessionPing) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -17344,12 +18573,18 @@ func (x *SessionPing) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -17387,7 +18622,7 @@ func (x *SessionPing) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -17471,7 +18706,10 @@ func (x *SessionPingPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "nonce")
+					if err := d.Recover(wire.At(err, "nonce"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Nonce = v0
 			}
@@ -17481,7 +18719,10 @@ func (x *SessionPingPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SentAt.DecodeWire(d); err != nil {
-				return wire.At(err, "sent_at")
+				if err := d.Recover(wire.At(err, "sent_at"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -17508,7 +18749,7 @@ func (x *SessionPingPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sent_at")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -17588,10 +18829,16 @@ func (x *SessionPong) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "session.pong" {
-				return wire.At(wire.ConstError(d.Offset(), "\"session.pong\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.pong\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -17599,7 +18846,10 @@ func (x *SessionPong) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -17607,12 +18857,18 @@ func (x *SessionPong) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -17650,7 +18906,7 @@ func (x *SessionPong) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -17734,7 +18990,10 @@ func (x *SessionPongPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "ping_nonce")
+					if err := d.Recover(wire.At(err, "ping_nonce"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.PingNonce = v0
 			}
@@ -17744,7 +19003,10 @@ func (x *SessionPongPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.ReceivedAt.DecodeWire(d); err != nil {
-				return wire.At(err, "received_at")
+				if err := d.Recover(wire.At(err, "received_at"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -17771,7 +19033,7 @@ func (x *SessionPongPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "received_at")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -17851,10 +19113,16 @@ func (x *SessionAck) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "session.ack" {
-				return wire.At(wire.ConstError(d.Offset(), "\"session.ack\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.ack\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -17862,7 +19130,10 @@ func (x *SessionAck) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -17870,12 +19141,18 @@ func (x *SessionAck) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -17913,7 +19190,7 @@ func (x *SessionAck) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -17995,7 +19272,10 @@ func (x *SessionAckPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.LastProcessedSeq.DecodeWire(d); err != nil {
-				return wire.At(err, "last_processed_seq")
+				if err := d.Recover(wire.At(err, "last_processed_seq"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -18019,7 +19299,7 @@ func (x *SessionAckPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "last_processed_seq")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -18091,10 +19371,16 @@ func (x *SessionListJobs) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "session.list_jobs" {
-				return wire.At(wire.ConstError(d.Offset(), "\"session.list_jobs\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.list_jobs\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -18102,7 +19388,10 @@ func (x *SessionListJobs) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -18110,12 +19399,18 @@ func (x *SessionListJobs) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -18153,7 +19448,7 @@ func (x *SessionListJobs) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -18237,7 +19532,11 @@ func (x *SessionListJobsPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(JobListFilter)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "filter")
+					if err := d.Recover(wire.At(err, "filter"), start, 0); err != nil {
+						return err
+					}
+					x.Filter = v
+					continue
 				}
 				x.Filter = v
 			}
@@ -18251,7 +19550,11 @@ func (x *SessionListJobsPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "limit")
+						if err := d.Recover(wire.At(err, "limit"), start, 0); err != nil {
+							return err
+						}
+						x.Limit = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -18264,7 +19567,10 @@ func (x *SessionListJobsPayload) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cursor")
+				if err := d.Recover(wire.At(err, "cursor"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cursor = wire.Null[string]()
@@ -18273,7 +19579,11 @@ func (x *SessionListJobsPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "cursor")
+						if err := d.Recover(wire.At(err, "cursor"), start, 0); err != nil {
+							return err
+						}
+						x.Cursor = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -18387,7 +19697,13 @@ func (x *JobListFilter) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "status")
+					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+						return err
+					}
+					if x.Status == nil {
+						x.Status = []JobState{}
+					}
+					continue
 				}
 				s0 := make([]JobState, 0)
 				for i0 := 0; ; i0++ {
@@ -18400,7 +19716,11 @@ func (x *JobListFilter) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 JobState
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "status")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "status"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -18414,7 +19734,11 @@ func (x *JobListFilter) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(AgentRef)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "agent")
+					if err := d.Recover(wire.At(err, "agent"), start, 0); err != nil {
+						return err
+					}
+					x.Agent = v
+					continue
 				}
 				x.Agent = v
 			}
@@ -18426,7 +19750,11 @@ func (x *JobListFilter) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Timestamp)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "created_after")
+					if err := d.Recover(wire.At(err, "created_after"), start, 0); err != nil {
+						return err
+					}
+					x.CreatedAfter = v
+					continue
 				}
 				x.CreatedAfter = v
 			}
@@ -18438,7 +19766,11 @@ func (x *JobListFilter) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Timestamp)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "created_before")
+					if err := d.Recover(wire.At(err, "created_before"), start, 0); err != nil {
+						return err
+					}
+					x.CreatedBefore = v
+					continue
 				}
 				x.CreatedBefore = v
 			}
@@ -18563,10 +19895,16 @@ func (x *SessionJobs) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "session.jobs" {
-				return wire.At(wire.ConstError(d.Offset(), "\"session.jobs\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.jobs\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -18574,7 +19912,10 @@ func (x *SessionJobs) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -18582,12 +19923,18 @@ func (x *SessionJobs) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -18625,7 +19972,7 @@ func (x *SessionJobs) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -18707,7 +20054,10 @@ func (x *SessionJobsPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.RequestID.DecodeWire(d); err != nil {
-				return wire.At(err, "request_id")
+				if err := d.Recover(wire.At(err, "request_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "jobs":
 			if seen[1] {
@@ -18716,7 +20066,10 @@ func (x *SessionJobsPayload) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "jobs")
+					if err := d.Recover(wire.At(err, "jobs"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]JobListEntry, 0)
 				for i0 := 0; ; i0++ {
@@ -18729,7 +20082,11 @@ func (x *SessionJobsPayload) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 JobListEntry
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "jobs")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "jobs"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -18742,7 +20099,10 @@ func (x *SessionJobsPayload) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "next_cursor")
+				if err := d.Recover(wire.At(err, "next_cursor"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.NextCursor = wire.Null[string]()
@@ -18751,7 +20111,11 @@ func (x *SessionJobsPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "next_cursor")
+						if err := d.Recover(wire.At(err, "next_cursor"), start, 0); err != nil {
+							return err
+						}
+						x.NextCursor = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -18782,7 +20146,7 @@ func (x *SessionJobsPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "jobs")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -18871,7 +20235,10 @@ func (x *JobListEntry) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
-				return wire.At(err, "job_id")
+				if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "agent":
 			if seen[1] {
@@ -18879,7 +20246,10 @@ func (x *JobListEntry) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Agent.DecodeWire(d); err != nil {
-				return wire.At(err, "agent")
+				if err := d.Recover(wire.At(err, "agent"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "status":
 			if seen[2] {
@@ -18887,7 +20257,10 @@ func (x *JobListEntry) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Status.DecodeWire(d); err != nil {
-				return wire.At(err, "status")
+				if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "lease":
 			if seen[3] {
@@ -18897,7 +20270,11 @@ func (x *JobListEntry) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Lease)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "lease")
+					if err := d.Recover(wire.At(err, "lease"), start, 0); err != nil {
+						return err
+					}
+					x.Lease = v
+					continue
 				}
 				x.Lease = v
 			}
@@ -18908,7 +20285,10 @@ func (x *JobListEntry) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "parent_job_id")
+				if err := d.Recover(wire.At(err, "parent_job_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ParentJobID = wire.Null[string]()
@@ -18917,7 +20297,11 @@ func (x *JobListEntry) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "parent_job_id")
+						if err := d.Recover(wire.At(err, "parent_job_id"), start, 0); err != nil {
+							return err
+						}
+						x.ParentJobID = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -18929,7 +20313,10 @@ func (x *JobListEntry) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			if err := x.CreatedAt.DecodeWire(d); err != nil {
-				return wire.At(err, "created_at")
+				if err := d.Recover(wire.At(err, "created_at"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "trace_id":
 			if seen[6] {
@@ -18939,7 +20326,11 @@ func (x *JobListEntry) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(TraceID)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trace_id")
+					if err := d.Recover(wire.At(err, "trace_id"), start, 0); err != nil {
+						return err
+					}
+					x.TraceID = v
+					continue
 				}
 				x.TraceID = v
 			}
@@ -18951,7 +20342,11 @@ func (x *JobListEntry) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(EventSeq)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "last_event_seq")
+					if err := d.Recover(wire.At(err, "last_event_seq"), start, 0); err != nil {
+						return err
+					}
+					x.LastEventSeq = v
+					continue
 				}
 				x.LastEventSeq = v
 			}
@@ -18962,7 +20357,13 @@ func (x *JobListEntry) DecodeWire(d *wire.Decoder) error {
 			seen[8] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "credentials")
+					if err := d.Recover(wire.At(err, "credentials"), start, 0); err != nil {
+						return err
+					}
+					if x.Credentials == nil {
+						x.Credentials = []Credential{}
+					}
+					continue
 				}
 				s0 := make([]Credential, 0)
 				for i0 := 0; ; i0++ {
@@ -18975,7 +20376,11 @@ func (x *JobListEntry) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 Credential
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "credentials")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "credentials"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -19012,7 +20417,7 @@ func (x *JobListEntry) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "created_at")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }

@@ -155,6 +155,11 @@ type Checker struct {
 	errs   Errors
 	quiet  bool
 	failed bool
+	// skipped are the pointers of the values a collecting decode
+	// (Decoder.Collect) could not decode and stepped over: they hold zero
+	// or partly decoded values, whose failures are not the input's and
+	// are not recorded.
+	skipped []string
 }
 
 // Quiet makes the checker note only whether anything failed (Failed): it
@@ -170,6 +175,9 @@ func (c *Checker) Fail(pointer, format string, args ...any) {
 		c.failed = true
 		return
 	}
+	if c.skipped != nil && c.inSkipped(pointer) {
+		return
+	}
 	c.errs = append(c.errs, &Error{Pointer: pointer, Offset: -1, Msg: fmt.Sprintf(format, args...), Code: CodeConstraint})
 }
 
@@ -179,6 +187,9 @@ func (c *Checker) Fail(pointer, format string, args ...any) {
 func (c *Checker) FailKeyword(pointer, keyword, format string, args ...any) {
 	if c.quiet {
 		c.failed = true
+		return
+	}
+	if c.skipped != nil && c.inSkipped(pointer) {
 		return
 	}
 	c.errs = append(c.errs, &Error{Pointer: pointer, Offset: -1, Msg: fmt.Sprintf(format, args...), Code: CodeConstraint, Keyword: keyword})
@@ -195,17 +206,36 @@ func (c *Checker) FailWith(pointer string, err error) {
 	}
 	var we *Error
 	if errors.As(err, &we) {
-		c.errs = append(c.errs, &Error{Pointer: pointer + we.Pointer, Offset: -1, Msg: we.Msg, Code: CodeConstraint, Keyword: we.Keyword})
+		c.add(&Error{Pointer: pointer + we.Pointer, Offset: -1, Msg: we.Msg, Code: CodeConstraint, Keyword: we.Keyword})
 		return
 	}
 	var es Errors
 	if errors.As(err, &es) {
 		for _, e := range es {
-			c.errs = append(c.errs, &Error{Pointer: pointer + e.Pointer, Offset: -1, Msg: e.Msg, Code: CodeConstraint, Keyword: e.Keyword})
+			c.add(&Error{Pointer: pointer + e.Pointer, Offset: -1, Msg: e.Msg, Code: CodeConstraint, Keyword: e.Keyword})
 		}
 		return
 	}
-	c.errs = append(c.errs, &Error{Pointer: pointer, Offset: -1, Msg: err.Error(), Code: CodeConstraint})
+	c.add(&Error{Pointer: pointer, Offset: -1, Msg: err.Error(), Code: CodeConstraint})
+}
+
+// add records e unless it is about a value a collecting decode skipped.
+func (c *Checker) add(e *Error) {
+	if c.skipped != nil && c.inSkipped(e.Pointer) {
+		return
+	}
+	c.errs = append(c.errs, e)
+}
+
+// inSkipped reports whether pointer is at or below a value a collecting
+// decode skipped.
+func (c *Checker) inSkipped(pointer string) bool {
+	for _, s := range c.skipped {
+		if pointer == s || strings.HasPrefix(pointer, s) && pointer[len(s)] == '/' {
+			return true
+		}
+	}
+	return false
 }
 
 // Failed reports whether Fail was called.

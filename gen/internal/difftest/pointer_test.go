@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -411,4 +412,261 @@ func FuzzChecksAgreeWithV6(f *testing.F) {
 			t.Errorf("%s: %s: %s", cs.id, raw, problem)
 		}
 	})
+}
+
+// sameRule reports whether a generated error at ptr naming keyword is the
+// failure b: the same pointer, and the same keyword or two of const, enum
+// and type (which the model cannot tell apart; see blamed).
+func sameRule(ptr, keyword string, b blame) bool {
+	return blamed(ptr, keyword, map[blame]bool{b: true})
+}
+
+// foundIn reports whether errs name the failure n itself, not only a
+// value above it: a leaf by its pointer and keyword (sameRule); a failed
+// choice by an error naming the choice at its pointer (as enum too, when
+// its alternatives are constants), or by one of its alternatives found
+// in full; a gathering node by all of its kids.
+func (n *v6node) foundIn(errs wire.Errors) bool {
+	has := func(b blame) bool {
+		for _, e := range errs {
+			if sameRule(e.Pointer, e.Keyword, b) {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case n.leaf:
+		return has(n.blame)
+	case n.choice:
+		if has(n.blame) || n.ofValues() && has(blame{n.ptr, "enum"}) {
+			return true
+		}
+		for _, k := range n.kids {
+			if k.foundIn(errs) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, k := range n.kids {
+		if !k.foundIn(errs) {
+			return false
+		}
+	}
+	return true
+}
+
+// leafPointers is how many distinct pointers v6's leaves name outside any
+// failed choice: the defects of a value that are surely separate.
+func (n *v6node) leafPointers(out map[string]bool) {
+	switch {
+	case n.leaf:
+		out[n.ptr] = true
+	case n.choice:
+		out[n.ptr] = true
+	default:
+		for _, k := range n.kids {
+			k.leafPointers(out)
+		}
+	}
+}
+
+// explainAgreement compares, for one value of a complete codec, every
+// defect Codec.Explain lists with every failure v6 reports: each listed
+// error is one of v6's blames (pointer and keyword; see blamed), and each
+// failure v6 reports is listed itself (foundIn), under the rules of
+// pointerAgreement for oneOf and anyOf. A value v6 accepts has no defect.
+// defects is how many separate failures v6 reports (leafPointers).
+func explainAgreement(cs corpusCase, raw []byte) (problem string, defects int) {
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return "", 0
+	}
+	errs := cs.codec.Explain(raw)
+	verr := cs.sch.Validate(inst)
+	if verr == nil {
+		if len(errs) > 0 {
+			return fmt.Sprintf("Explain lists %v, v6 accepts the value", errs), 0
+		}
+		return "", 0
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(verr, &ve) {
+		return fmt.Sprintf("v6: %v", verr), 0
+	}
+	root := reduce(ve)
+	all := map[blame]bool{}
+	root.blames(all)
+	ptrs := map[string]bool{}
+	root.leafPointers(ptrs)
+	if len(errs) == 0 {
+		return fmt.Sprintf("Explain lists nothing, v6 reports %s", explain(all)), len(ptrs)
+	}
+	var bad []string
+	for _, e := range errs {
+		if !blamed(e.Pointer, e.Keyword, all) {
+			bad = append(bad, fmt.Sprintf("%q (keyword %q)", e.Error(), e.Keyword))
+		}
+	}
+	if len(bad) > 0 {
+		return fmt.Sprintf("Explain lists %s, none of v6's %s", strings.Join(bad, ", "), explain(all)), len(ptrs)
+	}
+	if !root.foundIn(errs) {
+		return fmt.Sprintf("Explain lists %v, which misses some of v6's %s", errs, explain(all)), len(ptrs)
+	}
+	return "", len(ptrs)
+}
+
+// choiceMiss reports whether a disagreement of explainAgreement lies
+// only inside a failed oneOf or anyOf: every error Explain lists is one
+// of v6's, and each of v6's failures outside the failed choices is
+// listed. A union decoder still stops at its first error (a tag, or a
+// member of the variant the tag selects), so a failed union lists one
+// defect where v6 may report several; these values are counted, not
+// failed, until unions collect as structs do.
+func choiceMiss(cs corpusCase, raw []byte) bool {
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return false
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(cs.sch.Validate(inst), &ve) {
+		return false
+	}
+	root := reduce(ve)
+	all := map[blame]bool{}
+	root.blames(all)
+	var ptrs []string
+	for _, e := range cs.codec.Explain(raw) {
+		if !blamed(e.Pointer, e.Keyword, all) {
+			return false
+		}
+		ptrs = append(ptrs, e.Pointer)
+	}
+	var inChoice func(n *v6node) bool
+	inChoice = func(n *v6node) bool {
+		if n.choice {
+			return true
+		}
+		if n.leaf {
+			return n.foundIn(cs.codec.Explain(raw))
+		}
+		for _, k := range n.kids {
+			if !inChoice(k) {
+				return false
+			}
+		}
+		return true
+	}
+	return len(ptrs) > 0 && inChoice(root)
+}
+
+// twoAndThree returns v changed in two and in three members at once, each
+// replaced by one of a few values that break most schemas (or removed),
+// and, for each pair of members, each changed by one of its own first
+// mutations: values with several defects at once.
+func twoAndThree(v any) []any {
+	x, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	keys := make([]string, 0, len(x))
+	for k := range x {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	with := func(vals map[string]any) map[string]any {
+		c := make(map[string]any, len(x))
+		for k, val := range x {
+			c[k] = val
+		}
+		for k, val := range vals {
+			if val == nil {
+				delete(c, k)
+			} else {
+				c[k] = val
+			}
+		}
+		return c
+	}
+	bads := []any{"x", json.Number("-1"), map[string]any{}, []any{json.Number("1.5")}, true, "toolong-string"}
+	var out []any
+	for i := range keys {
+		for j := i + 1; j < len(keys); j++ {
+			for _, b := range bads {
+				out = append(out, with(map[string]any{keys[i]: b, keys[j]: b}))
+				for k := j + 1; k < len(keys) && k < j+3; k++ {
+					out = append(out, with(map[string]any{keys[i]: b, keys[j]: b, keys[k]: b}))
+				}
+			}
+			mi, mj := mutations(x[keys[i]]), mutations(x[keys[j]])
+			for n := len(probes); n < len(mi) && n < len(probes)+6; n++ {
+				for m := len(probes); m < len(mj) && m < len(probes)+6; m++ {
+					out = append(out, with(map[string]any{keys[i]: mi[n], keys[j]: mj[m]}))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// TestExplainListsWhatV6Reports: over every complete subject of the
+// corpus, its examples, their one-member mutations, and changes of two
+// and three members at once, Codec.Explain lists exactly the failures v6
+// reports (see explainAgreement); values with two and three separate
+// defects are among them, so that "every defect" is tested.
+func TestExplainListsWhatV6Reports(t *testing.T) {
+	var values, invalid, bad, choice int
+	byDefects := map[int]int{}
+	for _, cs := range corpus(t) {
+		if !cs.codec.Complete {
+			continue
+		}
+		vals := distinctValues(t, cs.examples)
+		seen := map[string]bool{}
+		for _, raw := range vals {
+			seen[string(raw)] = true
+		}
+		for _, ex := range cs.examples {
+			for _, v := range twoAndThree(ex) {
+				raw, err := json.Marshal(v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !seen[string(raw)] {
+					seen[string(raw)] = true
+					vals = append(vals, raw)
+				}
+			}
+		}
+		for _, raw := range vals {
+			values++
+			problem, defects := explainAgreement(cs, raw)
+			if defects > 0 {
+				invalid++
+				byDefects[min(defects, 3)]++
+			}
+			if problem != "" && choiceMiss(cs, raw) {
+				choice++
+				if os.Getenv("DIFFTEST_SHOW") != "" {
+					t.Logf("%s: %s: in a union: %s", cs.id, raw, problem)
+				}
+				continue
+			}
+			if problem != "" {
+				bad++
+				if bad <= 40 {
+					t.Errorf("%s: %s: %s", cs.id, raw, problem)
+				}
+			}
+		}
+	}
+	if bad > 40 {
+		t.Errorf("… %d disagreements in all", bad)
+	}
+	t.Logf("%d values, %d invalid; by separate defects (3 = three or more): %v; disagreements %d; values where a failed union lists only its first defect: %d", values, invalid, byDefects, bad, choice)
+	if byDefects[2] == 0 || byDefects[3] == 0 {
+		t.Errorf("no value with two or with three separate defects (%v): the test proves nothing", byDefects)
+	}
 }

@@ -1618,7 +1618,10 @@ func (x *AuthStatusRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -1706,7 +1709,10 @@ func (x *AuthStatusResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.State.DecodeWire(d); err != nil {
-				return wire.At(err, "state")
+				if err := d.Recover(wire.At(err, "state"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "accounts":
 			if seen[1] {
@@ -1715,7 +1721,13 @@ func (x *AuthStatusResponse) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "accounts")
+					if err := d.Recover(wire.At(err, "accounts"), start, 0); err != nil {
+						return err
+					}
+					if x.Accounts == nil {
+						x.Accounts = []AuthAccount{}
+					}
+					continue
 				}
 				s0 := make([]AuthAccount, 0)
 				for i0 := 0; ; i0++ {
@@ -1728,7 +1740,11 @@ func (x *AuthStatusResponse) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 AuthAccount
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "accounts")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "accounts"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -1740,7 +1756,10 @@ func (x *AuthStatusResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -1764,7 +1783,7 @@ func (x *AuthStatusResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "state")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -1910,7 +1929,10 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "label")
+					if err := d.Recover(wire.At(err, "label"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Label = v0
 			}
@@ -1921,7 +1943,10 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "active")
+				if err := d.Recover(wire.At(err, "active"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Active = wire.Null[bool]()
@@ -1930,7 +1955,11 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "active")
+						if err := d.Recover(wire.At(err, "active"), start, 0); err != nil {
+							return err
+						}
+						x.Active = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -1943,7 +1972,10 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "name")
+				if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Name = wire.Null[string]()
@@ -1952,7 +1984,11 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "name")
+						if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+							return err
+						}
+						x.Name = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -1965,7 +2001,10 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "email")
+				if err := d.Recover(wire.At(err, "email"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Email = wire.Null[string]()
@@ -1974,7 +2013,11 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "email")
+						if err := d.Recover(wire.At(err, "email"), start, 0); err != nil {
+							return err
+						}
+						x.Email = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -1987,7 +2030,10 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "organization")
+				if err := d.Recover(wire.At(err, "organization"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Organization = wire.Null[string]()
@@ -1996,7 +2042,11 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "organization")
+						if err := d.Recover(wire.At(err, "organization"), start, 0); err != nil {
+							return err
+						}
+						x.Organization = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -2008,7 +2058,10 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -2032,7 +2085,7 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "label")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -2136,7 +2189,10 @@ func (x *AuthStatusUpdateNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.State.DecodeWire(d); err != nil {
-				return wire.At(err, "state")
+				if err := d.Recover(wire.At(err, "state"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "accounts":
 			if seen[1] {
@@ -2145,7 +2201,13 @@ func (x *AuthStatusUpdateNotification) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "accounts")
+					if err := d.Recover(wire.At(err, "accounts"), start, 0); err != nil {
+						return err
+					}
+					if x.Accounts == nil {
+						x.Accounts = []AuthAccount{}
+					}
+					continue
 				}
 				s0 := make([]AuthAccount, 0)
 				for i0 := 0; ; i0++ {
@@ -2158,7 +2220,11 @@ func (x *AuthStatusUpdateNotification) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 AuthAccount
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "accounts")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "accounts"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -2170,7 +2236,10 @@ func (x *AuthStatusUpdateNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -2194,7 +2263,7 @@ func (x *AuthStatusUpdateNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "state")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -2287,7 +2356,11 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(acp.FileSystemCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "fs")
+					if err := d.Recover(wire.At(err, "fs"), start, 0); err != nil {
+						return err
+					}
+					x.Fs = v
+					continue
 				}
 				x.Fs = v
 			}
@@ -2301,7 +2374,11 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "terminal")
+						if err := d.Recover(wire.At(err, "terminal"), start, 0); err != nil {
+							return err
+						}
+						x.Terminal = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -2314,14 +2391,21 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "session")
+				if err := d.Recover(wire.At(err, "session"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Session = wire.Null[acp.ClientSessionCapabilities]()
 			} else {
 				var v acp.ClientSessionCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "session")
+					if err := d.Recover(wire.At(err, "session"), start, 0); err != nil {
+						return err
+					}
+					x.Session = wire.Some(v)
+					continue
 				}
 				x.Session = wire.Some(v)
 			}
@@ -2333,7 +2417,11 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(acp.AuthCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "auth")
+					if err := d.Recover(wire.At(err, "auth"), start, 0); err != nil {
+						return err
+					}
+					x.Auth = v
+					continue
 				}
 				x.Auth = v
 			}
@@ -2344,14 +2432,21 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "elicitation")
+				if err := d.Recover(wire.At(err, "elicitation"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Elicitation = wire.Null[acp.ElicitationCapabilities]()
 			} else {
 				var v acp.ElicitationCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "elicitation")
+					if err := d.Recover(wire.At(err, "elicitation"), start, 0); err != nil {
+						return err
+					}
+					x.Elicitation = wire.Some(v)
+					continue
 				}
 				x.Elicitation = wire.Some(v)
 			}
@@ -2362,14 +2457,21 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "plan")
+				if err := d.Recover(wire.At(err, "plan"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Plan = wire.Null[PlanCapabilities]()
 			} else {
 				var v PlanCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "plan")
+					if err := d.Recover(wire.At(err, "plan"), start, 0); err != nil {
+						return err
+					}
+					x.Plan = wire.Some(v)
+					continue
 				}
 				x.Plan = wire.Some(v)
 			}
@@ -2380,14 +2482,21 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "subagents")
+				if err := d.Recover(wire.At(err, "subagents"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Subagents = wire.Null[SubagentCapabilities]()
 			} else {
 				var v SubagentCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "subagents")
+					if err := d.Recover(wire.At(err, "subagents"), start, 0); err != nil {
+						return err
+					}
+					x.Subagents = wire.Some(v)
+					continue
 				}
 				x.Subagents = wire.Some(v)
 			}
@@ -2397,7 +2506,10 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[7] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -2553,7 +2665,10 @@ func (x *PlanCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -2641,7 +2756,10 @@ func (x *SubagentCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -2733,7 +2851,11 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "loadSession")
+						if err := d.Recover(wire.At(err, "loadSession"), start, 0); err != nil {
+							return err
+						}
+						x.LoadSession = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -2747,7 +2869,11 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(acp.PromptCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "promptCapabilities")
+					if err := d.Recover(wire.At(err, "promptCapabilities"), start, 0); err != nil {
+						return err
+					}
+					x.PromptCapabilities = v
+					continue
 				}
 				x.PromptCapabilities = v
 			}
@@ -2759,7 +2885,11 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(MCPCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "mcpCapabilities")
+					if err := d.Recover(wire.At(err, "mcpCapabilities"), start, 0); err != nil {
+						return err
+					}
+					x.MCPCapabilities = v
+					continue
 				}
 				x.MCPCapabilities = v
 			}
@@ -2771,7 +2901,11 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(SessionCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "sessionCapabilities")
+					if err := d.Recover(wire.At(err, "sessionCapabilities"), start, 0); err != nil {
+						return err
+					}
+					x.SessionCapabilities = v
+					continue
 				}
 				x.SessionCapabilities = v
 			}
@@ -2783,7 +2917,11 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(AgentAuthCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "auth")
+					if err := d.Recover(wire.At(err, "auth"), start, 0); err != nil {
+						return err
+					}
+					x.Auth = v
+					continue
 				}
 				x.Auth = v
 			}
@@ -2794,14 +2932,21 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "providers")
+				if err := d.Recover(wire.At(err, "providers"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Providers = wire.Null[ProvidersCapabilities]()
 			} else {
 				var v ProvidersCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "providers")
+					if err := d.Recover(wire.At(err, "providers"), start, 0); err != nil {
+						return err
+					}
+					x.Providers = wire.Some(v)
+					continue
 				}
 				x.Providers = wire.Some(v)
 			}
@@ -2811,7 +2956,10 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[6] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -2951,7 +3099,11 @@ func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "http")
+						if err := d.Recover(wire.At(err, "http"), start, 0); err != nil {
+							return err
+						}
+						x.HTTP = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -2967,7 +3119,11 @@ func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "sse")
+						if err := d.Recover(wire.At(err, "sse"), start, 0); err != nil {
+							return err
+						}
+						x.SSE = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -2983,7 +3139,11 @@ func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "acp")
+						if err := d.Recover(wire.At(err, "acp"), start, 0); err != nil {
+							return err
+						}
+						x.ACP = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -2995,7 +3155,10 @@ func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -3096,14 +3259,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "list")
+				if err := d.Recover(wire.At(err, "list"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.List = wire.Null[acp.SessionListCapabilities]()
 			} else {
 				var v acp.SessionListCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "list")
+					if err := d.Recover(wire.At(err, "list"), start, 0); err != nil {
+						return err
+					}
+					x.List = wire.Some(v)
+					continue
 				}
 				x.List = wire.Some(v)
 			}
@@ -3114,14 +3284,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "delete")
+				if err := d.Recover(wire.At(err, "delete"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Delete = wire.Null[acp.SessionDeleteCapabilities]()
 			} else {
 				var v acp.SessionDeleteCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "delete")
+					if err := d.Recover(wire.At(err, "delete"), start, 0); err != nil {
+						return err
+					}
+					x.Delete = wire.Some(v)
+					continue
 				}
 				x.Delete = wire.Some(v)
 			}
@@ -3132,14 +3309,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "additionalDirectories")
+				if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.AdditionalDirectories = wire.Null[acp.SessionAdditionalDirectoriesCapabilities]()
 			} else {
 				var v acp.SessionAdditionalDirectoriesCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "additionalDirectories")
+					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						return err
+					}
+					x.AdditionalDirectories = wire.Some(v)
+					continue
 				}
 				x.AdditionalDirectories = wire.Some(v)
 			}
@@ -3150,14 +3334,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "resume")
+				if err := d.Recover(wire.At(err, "resume"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Resume = wire.Null[acp.SessionResumeCapabilities]()
 			} else {
 				var v acp.SessionResumeCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "resume")
+					if err := d.Recover(wire.At(err, "resume"), start, 0); err != nil {
+						return err
+					}
+					x.Resume = wire.Some(v)
+					continue
 				}
 				x.Resume = wire.Some(v)
 			}
@@ -3168,14 +3359,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "close")
+				if err := d.Recover(wire.At(err, "close"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Close = wire.Null[acp.SessionCloseCapabilities]()
 			} else {
 				var v acp.SessionCloseCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "close")
+					if err := d.Recover(wire.At(err, "close"), start, 0); err != nil {
+						return err
+					}
+					x.Close = wire.Some(v)
+					continue
 				}
 				x.Close = wire.Some(v)
 			}
@@ -3186,14 +3384,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "systemPrompt")
+				if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.SystemPrompt = wire.Null[SessionSystemPromptCapabilities]()
 			} else {
 				var v SessionSystemPromptCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "systemPrompt")
+					if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+						return err
+					}
+					x.SystemPrompt = wire.Some(v)
+					continue
 				}
 				x.SystemPrompt = wire.Some(v)
 			}
@@ -3204,14 +3409,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "fork")
+				if err := d.Recover(wire.At(err, "fork"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Fork = wire.Null[SessionForkCapabilities]()
 			} else {
 				var v SessionForkCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "fork")
+					if err := d.Recover(wire.At(err, "fork"), start, 0); err != nil {
+						return err
+					}
+					x.Fork = wire.Some(v)
+					continue
 				}
 				x.Fork = wire.Some(v)
 			}
@@ -3222,14 +3434,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[7] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "archive")
+				if err := d.Recover(wire.At(err, "archive"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Archive = wire.Null[SessionArchiveCapabilities]()
 			} else {
 				var v SessionArchiveCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "archive")
+					if err := d.Recover(wire.At(err, "archive"), start, 0); err != nil {
+						return err
+					}
+					x.Archive = wire.Some(v)
+					continue
 				}
 				x.Archive = wire.Some(v)
 			}
@@ -3240,14 +3459,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[8] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "status")
+				if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Status = wire.Null[SessionStatusCapabilities]()
 			} else {
 				var v SessionStatusCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "status")
+					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+						return err
+					}
+					x.Status = wire.Some(v)
+					continue
 				}
 				x.Status = wire.Some(v)
 			}
@@ -3258,14 +3484,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[9] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[SessionTitleCapabilities]()
 			} else {
 				var v SessionTitleCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "title")
+					if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						return err
+					}
+					x.Title = wire.Some(v)
+					continue
 				}
 				x.Title = wire.Some(v)
 			}
@@ -3275,7 +3508,10 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[10] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -3484,14 +3720,21 @@ func (x *SessionSystemPromptCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mode")
+				if err := d.Recover(wire.At(err, "mode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Mode = wire.Null[SessionSystemPromptModeCapabilities]()
 			} else {
 				var v SessionSystemPromptModeCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "mode")
+					if err := d.Recover(wire.At(err, "mode"), start, 0); err != nil {
+						return err
+					}
+					x.Mode = wire.Some(v)
+					continue
 				}
 				x.Mode = wire.Some(v)
 			}
@@ -3501,7 +3744,10 @@ func (x *SessionSystemPromptCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -3602,14 +3848,21 @@ func (x *SessionSystemPromptModeCapabilities) DecodeWire(d *wire.Decoder) error 
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "override")
+				if err := d.Recover(wire.At(err, "override"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Override = wire.Null[SessionSystemPromptOverrideCapabilities]()
 			} else {
 				var v SessionSystemPromptOverrideCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "override")
+					if err := d.Recover(wire.At(err, "override"), start, 0); err != nil {
+						return err
+					}
+					x.Override = wire.Some(v)
+					continue
 				}
 				x.Override = wire.Some(v)
 			}
@@ -3619,7 +3872,10 @@ func (x *SessionSystemPromptModeCapabilities) DecodeWire(d *wire.Decoder) error 
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -3719,7 +3975,10 @@ func (x *SessionSystemPromptOverrideCapabilities) DecodeWire(d *wire.Decoder) er
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -3807,7 +4066,10 @@ func (x *SessionForkCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -3895,7 +4157,10 @@ func (x *SessionArchiveCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -3983,7 +4248,10 @@ func (x *SessionStatusCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -4071,7 +4339,10 @@ func (x *SessionTitleCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -4160,14 +4431,21 @@ func (x *AgentAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "logout")
+				if err := d.Recover(wire.At(err, "logout"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Logout = wire.Null[acp.LogoutCapabilities]()
 			} else {
 				var v acp.LogoutCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "logout")
+					if err := d.Recover(wire.At(err, "logout"), start, 0); err != nil {
+						return err
+					}
+					x.Logout = wire.Some(v)
+					continue
 				}
 				x.Logout = wire.Some(v)
 			}
@@ -4178,14 +4456,21 @@ func (x *AgentAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "status")
+				if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Status = wire.Null[AuthStatusCapabilities]()
 			} else {
 				var v AuthStatusCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "status")
+					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+						return err
+					}
+					x.Status = wire.Some(v)
+					continue
 				}
 				x.Status = wire.Some(v)
 			}
@@ -4195,7 +4480,10 @@ func (x *AgentAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -4307,7 +4595,10 @@ func (x *AuthStatusCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -4395,7 +4686,10 @@ func (x *ProvidersCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -4577,7 +4871,10 @@ func (x *ProviderCurrentConfig) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.APIType.DecodeWire(d); err != nil {
-				return wire.At(err, "apiType")
+				if err := d.Recover(wire.At(err, "apiType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "baseUrl":
 			if seen[1] {
@@ -4587,7 +4884,10 @@ func (x *ProviderCurrentConfig) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "baseUrl")
+					if err := d.Recover(wire.At(err, "baseUrl"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.BaseURL = v0
 			}
@@ -4597,7 +4897,10 @@ func (x *ProviderCurrentConfig) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -4624,7 +4927,7 @@ func (x *ProviderCurrentConfig) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "baseUrl")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -4702,7 +5005,10 @@ func (x *ProviderInfo) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ProviderID.DecodeWire(d); err != nil {
-				return wire.At(err, "providerId")
+				if err := d.Recover(wire.At(err, "providerId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "supported":
 			if seen[1] {
@@ -4711,7 +5017,10 @@ func (x *ProviderInfo) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "supported")
+					if err := d.Recover(wire.At(err, "supported"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]LlmProtocol, 0)
 				for i0 := 0; ; i0++ {
@@ -4724,7 +5033,11 @@ func (x *ProviderInfo) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 LlmProtocol
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "supported")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "supported"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -4738,7 +5051,10 @@ func (x *ProviderInfo) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Bool()
 				if err != nil {
-					return wire.At(err, "required")
+					if err := d.Recover(wire.At(err, "required"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Required = v0
 			}
@@ -4749,14 +5065,21 @@ func (x *ProviderInfo) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "current")
+				if err := d.Recover(wire.At(err, "current"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Current = wire.Null[ProviderCurrentConfig]()
 			} else {
 				var v ProviderCurrentConfig
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "current")
+					if err := d.Recover(wire.At(err, "current"), start, 0); err != nil {
+						return err
+					}
+					x.Current = wire.Some(v)
+					continue
 				}
 				x.Current = wire.Some(v)
 			}
@@ -4766,7 +5089,10 @@ func (x *ProviderInfo) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -4796,7 +5122,7 @@ func (x *ProviderInfo) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "required")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -4895,7 +5221,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "cwd":
 			if seen[1] {
@@ -4905,7 +5234,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "cwd")
+					if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Cwd = v0
 			}
@@ -4916,7 +5248,13 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "additionalDirectories")
+					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						return err
+					}
+					if x.AdditionalDirectories == nil {
+						x.AdditionalDirectories = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -4931,7 +5269,11 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "additionalDirectories"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -4946,7 +5288,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -4955,7 +5300,11 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -4968,7 +5317,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "updatedAt")
+				if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.UpdatedAt = wire.Null[string]()
@@ -4977,7 +5329,11 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "updatedAt")
+						if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+							return err
+						}
+						x.UpdatedAt = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -4990,7 +5346,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "archived")
+				if err := d.Recover(wire.At(err, "archived"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Archived = wire.Null[bool]()
@@ -4999,7 +5358,11 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "archived")
+						if err := d.Recover(wire.At(err, "archived"), start, 0); err != nil {
+							return err
+						}
+						x.Archived = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -5011,7 +5374,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[6] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -5038,7 +5404,7 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "cwd")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -5300,7 +5666,10 @@ func (x *SystemPrompt) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Mode.DecodeWire(d); err != nil {
-				return wire.At(err, "mode")
+				if err := d.Recover(wire.At(err, "mode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[1] {
@@ -5309,7 +5678,10 @@ func (x *SystemPrompt) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]acp.ContentBlock, 0)
 				for i0 := 0; ; i0++ {
@@ -5324,7 +5696,11 @@ func (x *SystemPrompt) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := acp.DecodeContentBlock(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "content")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "content"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -5338,7 +5714,10 @@ func (x *SystemPrompt) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -5365,7 +5744,7 @@ func (x *SystemPrompt) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -5600,10 +5979,16 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "http" {
-				return wire.At(wire.ConstError(d.Offset(), "\"http\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"http\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -5613,7 +5998,10 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -5625,7 +6013,10 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "url")
+					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URL = v0
 			}
@@ -5636,7 +6027,10 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "headers")
+					if err := d.Recover(wire.At(err, "headers"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]acp.HTTPHeader, 0)
 				for i0 := 0; ; i0++ {
@@ -5649,7 +6043,11 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 acp.HTTPHeader
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "headers")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "headers"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -5661,7 +6059,10 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -5694,7 +6095,7 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "headers")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -5786,10 +6187,16 @@ func (x *MCPServerSSE) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "sse" {
-				return wire.At(wire.ConstError(d.Offset(), "\"sse\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"sse\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -5799,7 +6206,10 @@ func (x *MCPServerSSE) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -5811,7 +6221,10 @@ func (x *MCPServerSSE) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "url")
+					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URL = v0
 			}
@@ -5822,7 +6235,10 @@ func (x *MCPServerSSE) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "headers")
+					if err := d.Recover(wire.At(err, "headers"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]acp.HTTPHeader, 0)
 				for i0 := 0; ; i0++ {
@@ -5835,7 +6251,11 @@ func (x *MCPServerSSE) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 acp.HTTPHeader
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "headers")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "headers"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -5847,7 +6267,10 @@ func (x *MCPServerSSE) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -5880,7 +6303,7 @@ func (x *MCPServerSSE) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "headers")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -5973,7 +6396,10 @@ func (x *MCPServerACP) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -5983,7 +6409,10 @@ func (x *MCPServerACP) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.ServerID.DecodeWire(d); err != nil {
-				return wire.At(err, "serverId")
+				if err := d.Recover(wire.At(err, "serverId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[2] {
@@ -5991,7 +6420,10 @@ func (x *MCPServerACP) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -6018,7 +6450,7 @@ func (x *MCPServerACP) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "serverId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -6136,7 +6568,10 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -6148,7 +6583,10 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "command")
+					if err := d.Recover(wire.At(err, "command"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Command = v0
 			}
@@ -6159,7 +6597,10 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "args")
+					if err := d.Recover(wire.At(err, "args"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -6174,7 +6615,11 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "args")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "args"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -6189,7 +6634,10 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "env")
+					if err := d.Recover(wire.At(err, "env"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]acp.EnvVariable, 0)
 				for i0 := 0; ; i0++ {
@@ -6202,7 +6650,11 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 acp.EnvVariable
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "env")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "env"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -6214,7 +6666,10 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -6247,7 +6702,7 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "env")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -6382,7 +6837,10 @@ func (x *MCPError) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Int32()
 				if err != nil {
-					return wire.At(err, "code")
+					if err := d.Recover(wire.At(err, "code"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Code = v0
 			}
@@ -6394,7 +6852,10 @@ func (x *MCPError) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "message")
+					if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Message = v0
 			}
@@ -6406,7 +6867,10 @@ func (x *MCPError) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "data")
+					if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Data = v0
 			}
@@ -6435,7 +6899,7 @@ func (x *MCPError) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "message")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -6506,7 +6970,10 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "totalTokens")
+					if err := d.Recover(wire.At(err, "totalTokens"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.TotalTokens = v0
 			}
@@ -6518,7 +6985,10 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "inputTokens")
+					if err := d.Recover(wire.At(err, "inputTokens"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.InputTokens = v0
 			}
@@ -6530,7 +7000,10 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "outputTokens")
+					if err := d.Recover(wire.At(err, "outputTokens"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.OutputTokens = v0
 			}
@@ -6541,7 +7014,10 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "thoughtTokens")
+				if err := d.Recover(wire.At(err, "thoughtTokens"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ThoughtTokens = wire.Null[uint64]()
@@ -6550,7 +7026,11 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "thoughtTokens")
+						if err := d.Recover(wire.At(err, "thoughtTokens"), start, 0); err != nil {
+							return err
+						}
+						x.ThoughtTokens = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -6563,7 +7043,10 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cachedReadTokens")
+				if err := d.Recover(wire.At(err, "cachedReadTokens"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.CachedReadTokens = wire.Null[uint64]()
@@ -6572,7 +7055,11 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "cachedReadTokens")
+						if err := d.Recover(wire.At(err, "cachedReadTokens"), start, 0); err != nil {
+							return err
+						}
+						x.CachedReadTokens = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -6585,7 +7072,10 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cachedWriteTokens")
+				if err := d.Recover(wire.At(err, "cachedWriteTokens"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.CachedWriteTokens = wire.Null[uint64]()
@@ -6594,7 +7084,11 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "cachedWriteTokens")
+						if err := d.Recover(wire.At(err, "cachedWriteTokens"), start, 0); err != nil {
+							return err
+						}
+						x.CachedWriteTokens = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -6606,7 +7100,10 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[6] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -6636,7 +7133,7 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "outputTokens")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -7152,10 +7649,16 @@ func (x *UserMessageChunk) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "sessionUpdate")
+				if err := d.Recover(wire.At(err, "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "user_message_chunk" {
-				return wire.At(wire.ConstError(d.Offset(), "\"user_message_chunk\""), "sessionUpdate")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"user_message_chunk\""), "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[1] {
@@ -7165,7 +7668,10 @@ func (x *UserMessageChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := acp.DecodeContentBlock(d)
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -7176,14 +7682,21 @@ func (x *UserMessageChunk) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "messageId")
+				if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MessageID = wire.Null[acp.MessageID]()
 			} else {
 				var v acp.MessageID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "messageId")
+					if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+						return err
+					}
+					x.MessageID = wire.Some(v)
+					continue
 				}
 				x.MessageID = wire.Some(v)
 			}
@@ -7193,7 +7706,10 @@ func (x *UserMessageChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -7220,7 +7736,7 @@ func (x *UserMessageChunk) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -7315,10 +7831,16 @@ func (x *AgentMessageChunk) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "sessionUpdate")
+				if err := d.Recover(wire.At(err, "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "agent_message_chunk" {
-				return wire.At(wire.ConstError(d.Offset(), "\"agent_message_chunk\""), "sessionUpdate")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"agent_message_chunk\""), "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[1] {
@@ -7328,7 +7850,10 @@ func (x *AgentMessageChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := acp.DecodeContentBlock(d)
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -7339,14 +7864,21 @@ func (x *AgentMessageChunk) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "messageId")
+				if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MessageID = wire.Null[acp.MessageID]()
 			} else {
 				var v acp.MessageID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "messageId")
+					if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+						return err
+					}
+					x.MessageID = wire.Some(v)
+					continue
 				}
 				x.MessageID = wire.Some(v)
 			}
@@ -7356,7 +7888,10 @@ func (x *AgentMessageChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -7383,7 +7918,7 @@ func (x *AgentMessageChunk) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -7478,10 +8013,16 @@ func (x *AgentThoughtChunk) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "sessionUpdate")
+				if err := d.Recover(wire.At(err, "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "agent_thought_chunk" {
-				return wire.At(wire.ConstError(d.Offset(), "\"agent_thought_chunk\""), "sessionUpdate")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"agent_thought_chunk\""), "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[1] {
@@ -7491,7 +8032,10 @@ func (x *AgentThoughtChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := acp.DecodeContentBlock(d)
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -7502,14 +8046,21 @@ func (x *AgentThoughtChunk) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "messageId")
+				if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MessageID = wire.Null[acp.MessageID]()
 			} else {
 				var v acp.MessageID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "messageId")
+					if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+						return err
+					}
+					x.MessageID = wire.Some(v)
+					continue
 				}
 				x.MessageID = wire.Some(v)
 			}
@@ -7519,7 +8070,10 @@ func (x *AgentThoughtChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -7546,7 +8100,7 @@ func (x *AgentThoughtChunk) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -7641,10 +8195,16 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "sessionUpdate")
+				if err := d.Recover(wire.At(err, "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "tool_call" {
-				return wire.At(wire.ConstError(d.Offset(), "\"tool_call\""), "sessionUpdate")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"tool_call\""), "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "toolCallId":
 			if seen[1] {
@@ -7652,7 +8212,10 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.ToolCallID.DecodeWire(d); err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "title":
 			if seen[2] {
@@ -7662,7 +8225,10 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "title")
+					if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Title = v0
 			}
@@ -7673,7 +8239,10 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "name")
+				if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Name = wire.Null[string]()
@@ -7682,7 +8251,11 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "name")
+						if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+							return err
+						}
+						x.Name = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -7696,7 +8269,11 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(acp.ToolKind)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "kind")
+					if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+						return err
+					}
+					x.Kind = v
+					continue
 				}
 				x.Kind = v
 			}
@@ -7708,7 +8285,11 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(acp.ToolCallStatus)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "status")
+					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+						return err
+					}
+					x.Status = v
+					continue
 				}
 				x.Status = v
 			}
@@ -7719,7 +8300,13 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					if x.Content == nil {
+						x.Content = []acp.ToolCallContent{}
+					}
+					continue
 				}
 				s0 := make([]acp.ToolCallContent, 0)
 				for i0 := 0; ; i0++ {
@@ -7734,7 +8321,11 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := acp.DecodeToolCallContent(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "content")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "content"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -7749,7 +8340,13 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			seen[7] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "locations")
+					if err := d.Recover(wire.At(err, "locations"), start, 0); err != nil {
+						return err
+					}
+					if x.Locations == nil {
+						x.Locations = []acp.ToolCallLocation{}
+					}
+					continue
 				}
 				s0 := make([]acp.ToolCallLocation, 0)
 				for i0 := 0; ; i0++ {
@@ -7762,7 +8359,11 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 acp.ToolCallLocation
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "locations")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "locations"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -7776,7 +8377,10 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "rawInput")
+					if err := d.Recover(wire.At(err, "rawInput"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RawInput = v0
 			}
@@ -7788,7 +8392,10 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "rawOutput")
+					if err := d.Recover(wire.At(err, "rawOutput"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RawOutput = v0
 			}
@@ -7798,7 +8405,10 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[10] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -7828,7 +8438,7 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "title")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -7973,10 +8583,16 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "sessionUpdate")
+				if err := d.Recover(wire.At(err, "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "tool_call_update" {
-				return wire.At(wire.ConstError(d.Offset(), "\"tool_call_update\""), "sessionUpdate")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"tool_call_update\""), "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "toolCallId":
 			if seen[1] {
@@ -7984,7 +8600,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.ToolCallID.DecodeWire(d); err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "kind":
 			if seen[2] {
@@ -7993,14 +8612,21 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Kind = wire.Null[acp.ToolKind]()
 			} else {
 				var v acp.ToolKind
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "kind")
+					if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+						return err
+					}
+					x.Kind = wire.Some(v)
+					continue
 				}
 				x.Kind = wire.Some(v)
 			}
@@ -8011,14 +8637,21 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "status")
+				if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Status = wire.Null[acp.ToolCallStatus]()
 			} else {
 				var v acp.ToolCallStatus
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "status")
+					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+						return err
+					}
+					x.Status = wire.Some(v)
+					continue
 				}
 				x.Status = wire.Some(v)
 			}
@@ -8029,7 +8662,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -8038,7 +8674,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -8051,7 +8691,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "name")
+				if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Name = wire.Null[string]()
@@ -8060,7 +8703,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "name")
+						if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+							return err
+						}
+						x.Name = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -8073,7 +8720,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "content")
+				if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Content = wire.Null[[]acp.ToolCallContent]()
@@ -8081,7 +8731,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []acp.ToolCallContent
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "content")
+						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+							return err
+						}
+						x.Content = wire.Some(v)
+						continue
 					}
 					s1 := make([]acp.ToolCallContent, 0)
 					for i1 := 0; ; i1++ {
@@ -8096,7 +8750,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := acp.DecodeToolCallContent(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "content")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -8113,7 +8771,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[7] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "locations")
+				if err := d.Recover(wire.At(err, "locations"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Locations = wire.Null[[]acp.ToolCallLocation]()
@@ -8121,7 +8782,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []acp.ToolCallLocation
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "locations")
+						if err := d.Recover(wire.At(err, "locations"), start, 0); err != nil {
+							return err
+						}
+						x.Locations = wire.Some(v)
+						continue
 					}
 					s1 := make([]acp.ToolCallLocation, 0)
 					for i1 := 0; ; i1++ {
@@ -8134,7 +8799,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 						}
 						var e1 acp.ToolCallLocation
 						if err := e1.DecodeWire(d); err != nil {
-							return wire.At(wire.AtIndex(err, i1), "locations")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "locations"), start, 1); err != nil {
+								return err
+							}
+							s1 = append(s1, e1)
+							continue
 						}
 						s1 = append(s1, e1)
 					}
@@ -8150,7 +8819,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "rawInput")
+					if err := d.Recover(wire.At(err, "rawInput"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RawInput = v0
 			}
@@ -8162,7 +8834,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "rawOutput")
+					if err := d.Recover(wire.At(err, "rawOutput"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RawOutput = v0
 			}
@@ -8172,7 +8847,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[10] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -8199,7 +8877,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "toolCallId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -8366,10 +9044,16 @@ func (x *Plan) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "sessionUpdate")
+				if err := d.Recover(wire.At(err, "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "plan" {
-				return wire.At(wire.ConstError(d.Offset(), "\"plan\""), "sessionUpdate")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"plan\""), "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "entries":
 			if seen[1] {
@@ -8378,7 +9062,10 @@ func (x *Plan) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "entries")
+					if err := d.Recover(wire.At(err, "entries"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]acp.PlanEntry, 0)
 				for i0 := 0; ; i0++ {
@@ -8391,7 +9078,11 @@ func (x *Plan) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 acp.PlanEntry
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "entries")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "entries"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -8403,7 +9094,10 @@ func (x *Plan) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -8430,7 +9124,7 @@ func (x *Plan) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "entries")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -8519,7 +9213,10 @@ func (x *PlanUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodePlanUpdateContent(d)
 				if err != nil {
-					return wire.At(err, "plan")
+					if err := d.Recover(wire.At(err, "plan"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Plan = v0
 			}
@@ -8529,7 +9226,10 @@ func (x *PlanUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -8553,7 +9253,7 @@ func (x *PlanUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "plan")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -8780,7 +9480,10 @@ func (x *PlanItems) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.PlanID.DecodeWire(d); err != nil {
-				return wire.At(err, "planId")
+				if err := d.Recover(wire.At(err, "planId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "entries":
 			if seen[1] {
@@ -8789,7 +9492,10 @@ func (x *PlanItems) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "entries")
+					if err := d.Recover(wire.At(err, "entries"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]acp.PlanEntry, 0)
 				for i0 := 0; ; i0++ {
@@ -8802,7 +9508,11 @@ func (x *PlanItems) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 acp.PlanEntry
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "entries")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "entries"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -8814,7 +9524,10 @@ func (x *PlanItems) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -8841,7 +9554,7 @@ func (x *PlanItems) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "entries")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -8968,7 +9681,10 @@ func (x *PlanFile) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.PlanID.DecodeWire(d); err != nil {
-				return wire.At(err, "planId")
+				if err := d.Recover(wire.At(err, "planId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "uri":
 			if seen[1] {
@@ -8978,7 +9694,10 @@ func (x *PlanFile) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "uri")
+					if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URI = v0
 			}
@@ -8988,7 +9707,10 @@ func (x *PlanFile) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -9015,7 +9737,7 @@ func (x *PlanFile) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "uri")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9091,7 +9813,10 @@ func (x *PlanMarkdown) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.PlanID.DecodeWire(d); err != nil {
-				return wire.At(err, "planId")
+				if err := d.Recover(wire.At(err, "planId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[1] {
@@ -9101,7 +9826,10 @@ func (x *PlanMarkdown) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -9111,7 +9839,10 @@ func (x *PlanMarkdown) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -9138,7 +9869,7 @@ func (x *PlanMarkdown) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9214,7 +9945,10 @@ func (x *PlanRemoved) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.PlanID.DecodeWire(d); err != nil {
-				return wire.At(err, "planId")
+				if err := d.Recover(wire.At(err, "planId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -9222,7 +9956,10 @@ func (x *PlanRemoved) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -9246,7 +9983,7 @@ func (x *PlanRemoved) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "planId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9321,10 +10058,16 @@ func (x *AvailableCommandsUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "sessionUpdate")
+				if err := d.Recover(wire.At(err, "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "available_commands_update" {
-				return wire.At(wire.ConstError(d.Offset(), "\"available_commands_update\""), "sessionUpdate")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"available_commands_update\""), "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "availableCommands":
 			if seen[1] {
@@ -9333,7 +10076,10 @@ func (x *AvailableCommandsUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "availableCommands")
+					if err := d.Recover(wire.At(err, "availableCommands"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]acp.AvailableCommand, 0)
 				for i0 := 0; ; i0++ {
@@ -9346,7 +10092,11 @@ func (x *AvailableCommandsUpdate) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 acp.AvailableCommand
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "availableCommands")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "availableCommands"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -9358,7 +10108,10 @@ func (x *AvailableCommandsUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -9385,7 +10138,7 @@ func (x *AvailableCommandsUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "availableCommands")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9473,10 +10226,16 @@ func (x *CurrentModeUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "sessionUpdate")
+				if err := d.Recover(wire.At(err, "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "current_mode_update" {
-				return wire.At(wire.ConstError(d.Offset(), "\"current_mode_update\""), "sessionUpdate")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"current_mode_update\""), "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "currentModeId":
 			if seen[1] {
@@ -9484,7 +10243,10 @@ func (x *CurrentModeUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.CurrentModeID.DecodeWire(d); err != nil {
-				return wire.At(err, "currentModeId")
+				if err := d.Recover(wire.At(err, "currentModeId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[2] {
@@ -9492,7 +10254,10 @@ func (x *CurrentModeUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -9519,7 +10284,7 @@ func (x *CurrentModeUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "currentModeId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9600,10 +10365,16 @@ func (x *ConfigOptionUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "sessionUpdate")
+				if err := d.Recover(wire.At(err, "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "config_option_update" {
-				return wire.At(wire.ConstError(d.Offset(), "\"config_option_update\""), "sessionUpdate")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"config_option_update\""), "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "configOptions":
 			if seen[1] {
@@ -9612,7 +10383,10 @@ func (x *ConfigOptionUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "configOptions")
+					if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]acp.SessionConfigOption, 0)
 				for i0 := 0; ; i0++ {
@@ -9627,7 +10401,11 @@ func (x *ConfigOptionUpdate) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := acp.DecodeSessionConfigOption(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "configOptions")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "configOptions"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -9641,7 +10419,10 @@ func (x *ConfigOptionUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -9668,7 +10449,7 @@ func (x *ConfigOptionUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "configOptions")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9756,10 +10537,16 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "sessionUpdate")
+				if err := d.Recover(wire.At(err, "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "session_info_update" {
-				return wire.At(wire.ConstError(d.Offset(), "\"session_info_update\""), "sessionUpdate")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session_info_update\""), "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "title":
 			if seen[1] {
@@ -9768,7 +10555,10 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -9777,7 +10567,11 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -9790,7 +10584,10 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "updatedAt")
+				if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.UpdatedAt = wire.Null[string]()
@@ -9799,7 +10596,11 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "updatedAt")
+						if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+							return err
+						}
+						x.UpdatedAt = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -9811,7 +10612,10 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -9835,7 +10639,7 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionUpdate")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9926,10 +10730,16 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "sessionUpdate")
+				if err := d.Recover(wire.At(err, "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "usage_update" {
-				return wire.At(wire.ConstError(d.Offset(), "\"usage_update\""), "sessionUpdate")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"usage_update\""), "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "used":
 			if seen[1] {
@@ -9939,7 +10749,10 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "used")
+					if err := d.Recover(wire.At(err, "used"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Used = v0
 			}
@@ -9951,7 +10764,10 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "size")
+					if err := d.Recover(wire.At(err, "size"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Size = v0
 			}
@@ -9962,14 +10778,21 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cost")
+				if err := d.Recover(wire.At(err, "cost"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cost = wire.Null[acp.Cost]()
 			} else {
 				var v acp.Cost
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "cost")
+					if err := d.Recover(wire.At(err, "cost"), start, 0); err != nil {
+						return err
+					}
+					x.Cost = wire.Some(v)
+					continue
 				}
 				x.Cost = wire.Some(v)
 			}
@@ -9979,7 +10802,10 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -10009,7 +10835,7 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "size")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10100,10 +10926,16 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "sessionUpdate")
+				if err := d.Recover(wire.At(err, "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "notice" {
-				return wire.At(wire.ConstError(d.Offset(), "\"notice\""), "sessionUpdate")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"notice\""), "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "severity":
 			if seen[1] {
@@ -10111,7 +10943,10 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Severity.DecodeWire(d); err != nil {
-				return wire.At(err, "severity")
+				if err := d.Recover(wire.At(err, "severity"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "title":
 			if seen[2] {
@@ -10121,7 +10956,10 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "title")
+					if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Title = v0
 			}
@@ -10132,7 +10970,10 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -10141,7 +10982,11 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10153,7 +10998,10 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -10183,7 +11031,7 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "title")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10280,10 +11128,16 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "sessionUpdate")
+				if err := d.Recover(wire.At(err, "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "compaction_update" {
-				return wire.At(wire.ConstError(d.Offset(), "\"compaction_update\""), "sessionUpdate")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"compaction_update\""), "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "compactionId":
 			if seen[1] {
@@ -10291,7 +11145,10 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.CompactionID.DecodeWire(d); err != nil {
-				return wire.At(err, "compactionId")
+				if err := d.Recover(wire.At(err, "compactionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "status":
 			if seen[2] {
@@ -10299,7 +11156,10 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Status.DecodeWire(d); err != nil {
-				return wire.At(err, "status")
+				if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "summary":
 			if seen[3] {
@@ -10308,7 +11168,10 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "summary")
+				if err := d.Recover(wire.At(err, "summary"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Summary = wire.Null[[]acp.ContentBlock]()
@@ -10316,7 +11179,11 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []acp.ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "summary")
+						if err := d.Recover(wire.At(err, "summary"), start, 0); err != nil {
+							return err
+						}
+						x.Summary = wire.Some(v)
+						continue
 					}
 					s1 := make([]acp.ContentBlock, 0)
 					for i1 := 0; ; i1++ {
@@ -10331,7 +11198,11 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := acp.DecodeContentBlock(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "summary")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "summary"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -10348,7 +11219,10 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "error")
+				if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Error = wire.Null[string]()
@@ -10357,7 +11231,11 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "error")
+						if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+							return err
+						}
+						x.Error = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10369,7 +11247,10 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -10399,7 +11280,7 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "status")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10513,10 +11394,16 @@ func (x *CompactionSummaryChunk) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "sessionUpdate")
+				if err := d.Recover(wire.At(err, "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "compaction_summary_chunk" {
-				return wire.At(wire.ConstError(d.Offset(), "\"compaction_summary_chunk\""), "sessionUpdate")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"compaction_summary_chunk\""), "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "compactionId":
 			if seen[1] {
@@ -10524,7 +11411,10 @@ func (x *CompactionSummaryChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.CompactionID.DecodeWire(d); err != nil {
-				return wire.At(err, "compactionId")
+				if err := d.Recover(wire.At(err, "compactionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[2] {
@@ -10534,7 +11424,10 @@ func (x *CompactionSummaryChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := acp.DecodeContentBlock(d)
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -10544,7 +11437,10 @@ func (x *CompactionSummaryChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -10574,7 +11470,7 @@ func (x *CompactionSummaryChunk) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10662,7 +11558,10 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "title":
 			if seen[1] {
@@ -10671,7 +11570,10 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -10680,7 +11582,11 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10693,7 +11599,10 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -10702,7 +11611,11 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10715,14 +11628,21 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "capabilities")
+				if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Capabilities = wire.Null[SubagentSessionCapabilities]()
 			} else {
 				var v SubagentSessionCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "capabilities")
+					if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+						return err
+					}
+					x.Capabilities = wire.Some(v)
+					continue
 				}
 				x.Capabilities = wire.Some(v)
 			}
@@ -10733,7 +11653,10 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "state")
+				if err := d.Recover(wire.At(err, "state"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.State = wire.Null[StateUpdate]()
@@ -10742,7 +11665,11 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeStateUpdate(d)
 					if err != nil {
-						return wire.At(err, "state")
+						if err := d.Recover(wire.At(err, "state"), start, 0); err != nil {
+							return err
+						}
+						x.State = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10755,7 +11682,10 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cwd")
+				if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cwd = wire.Null[string]()
@@ -10764,7 +11694,11 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "cwd")
+						if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+							return err
+						}
+						x.Cwd = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10777,7 +11711,10 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "additionalDirectories")
+				if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.AdditionalDirectories = wire.Null[[]string]()
@@ -10785,7 +11722,11 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "additionalDirectories")
+						if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+							return err
+						}
+						x.AdditionalDirectories = wire.Some(v)
+						continue
 					}
 					s1 := make([]string, 0)
 					for i1 := 0; ; i1++ {
@@ -10800,7 +11741,11 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "additionalDirectories")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "additionalDirectories"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -10816,7 +11761,10 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[7] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -10840,7 +11788,7 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10977,14 +11925,21 @@ func (x *SubagentSessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cancel")
+				if err := d.Recover(wire.At(err, "cancel"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cancel = wire.Null[SessionCancelCapabilities]()
 			} else {
 				var v SessionCancelCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "cancel")
+					if err := d.Recover(wire.At(err, "cancel"), start, 0); err != nil {
+						return err
+					}
+					x.Cancel = wire.Some(v)
+					continue
 				}
 				x.Cancel = wire.Some(v)
 			}
@@ -10994,7 +11949,10 @@ func (x *SubagentSessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -11094,7 +12052,10 @@ func (x *SessionCancelCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -11348,7 +12309,10 @@ func (x *RunningStateUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -11439,14 +12403,21 @@ func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "stopReason")
+				if err := d.Recover(wire.At(err, "stopReason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.StopReason = wire.Null[IdleStopReason]()
 			} else {
 				var v IdleStopReason
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "stopReason")
+					if err := d.Recover(wire.At(err, "stopReason"), start, 0); err != nil {
+						return err
+					}
+					x.StopReason = wire.Some(v)
+					continue
 				}
 				x.StopReason = wire.Some(v)
 			}
@@ -11457,14 +12428,21 @@ func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "error")
+				if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Error = wire.Null[acp.Error]()
 			} else {
 				var v acp.Error
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "error")
+					if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+						return err
+					}
+					x.Error = wire.Some(v)
+					continue
 				}
 				x.Error = wire.Some(v)
 			}
@@ -11475,14 +12453,21 @@ func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "usage")
+				if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Usage = wire.Null[Usage]()
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
+					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+						return err
+					}
+					x.Usage = wire.Some(v)
+					continue
 				}
 				x.Usage = wire.Some(v)
 			}
@@ -11492,7 +12477,10 @@ func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -11674,7 +12662,10 @@ func (x *RequiresActionStateUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -11764,7 +12755,10 @@ func (x *UndeterminedStateUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -11854,7 +12848,10 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.MessageID.DecodeWire(d); err != nil {
-				return wire.At(err, "messageId")
+				if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "senderSessionId":
 			if seen[1] {
@@ -11863,14 +12860,21 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "senderSessionId")
+				if err := d.Recover(wire.At(err, "senderSessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.SenderSessionID = wire.Null[acp.SessionID]()
 			} else {
 				var v acp.SessionID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "senderSessionId")
+					if err := d.Recover(wire.At(err, "senderSessionId"), start, 0); err != nil {
+						return err
+					}
+					x.SenderSessionID = wire.Some(v)
+					continue
 				}
 				x.SenderSessionID = wire.Some(v)
 			}
@@ -11881,14 +12885,21 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "recipientSessionId")
+				if err := d.Recover(wire.At(err, "recipientSessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.RecipientSessionID = wire.Null[acp.SessionID]()
 			} else {
 				var v acp.SessionID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "recipientSessionId")
+					if err := d.Recover(wire.At(err, "recipientSessionId"), start, 0); err != nil {
+						return err
+					}
+					x.RecipientSessionID = wire.Some(v)
+					continue
 				}
 				x.RecipientSessionID = wire.Some(v)
 			}
@@ -11899,14 +12910,21 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "senderMessageId")
+				if err := d.Recover(wire.At(err, "senderMessageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.SenderMessageID = wire.Null[acp.MessageID]()
 			} else {
 				var v acp.MessageID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "senderMessageId")
+					if err := d.Recover(wire.At(err, "senderMessageId"), start, 0); err != nil {
+						return err
+					}
+					x.SenderMessageID = wire.Some(v)
+					continue
 				}
 				x.SenderMessageID = wire.Some(v)
 			}
@@ -11917,14 +12935,21 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "recipientMessageId")
+				if err := d.Recover(wire.At(err, "recipientMessageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.RecipientMessageID = wire.Null[acp.MessageID]()
 			} else {
 				var v acp.MessageID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "recipientMessageId")
+					if err := d.Recover(wire.At(err, "recipientMessageId"), start, 0); err != nil {
+						return err
+					}
+					x.RecipientMessageID = wire.Some(v)
+					continue
 				}
 				x.RecipientMessageID = wire.Some(v)
 			}
@@ -11935,7 +12960,10 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "content")
+				if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Content = wire.Null[[]acp.ContentBlock]()
@@ -11943,7 +12971,11 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 				var v []acp.ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "content")
+						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+							return err
+						}
+						x.Content = wire.Some(v)
+						continue
 					}
 					s1 := make([]acp.ContentBlock, 0)
 					for i1 := 0; ; i1++ {
@@ -11958,7 +12990,11 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := acp.DecodeContentBlock(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "content")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -11974,7 +13010,10 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[6] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -11998,7 +13037,7 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "messageId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12143,7 +13182,10 @@ func (x *SessionMessageChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.MessageID.DecodeWire(d); err != nil {
-				return wire.At(err, "messageId")
+				if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[1] {
@@ -12153,7 +13195,10 @@ func (x *SessionMessageChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := acp.DecodeContentBlock(d)
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -12163,7 +13208,10 @@ func (x *SessionMessageChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -12190,7 +13238,7 @@ func (x *SessionMessageChunk) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12274,7 +13322,10 @@ func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ProtocolVersion.DecodeWire(d); err != nil {
-				return wire.At(err, "protocolVersion")
+				if err := d.Recover(wire.At(err, "protocolVersion"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "clientCapabilities":
 			if seen[1] {
@@ -12284,7 +13335,11 @@ func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(ClientCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "clientCapabilities")
+					if err := d.Recover(wire.At(err, "clientCapabilities"), start, 0); err != nil {
+						return err
+					}
+					x.ClientCapabilities = v
+					continue
 				}
 				x.ClientCapabilities = v
 			}
@@ -12295,14 +13350,21 @@ func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "clientInfo")
+				if err := d.Recover(wire.At(err, "clientInfo"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ClientInfo = wire.Null[acp.Implementation]()
 			} else {
 				var v acp.Implementation
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "clientInfo")
+					if err := d.Recover(wire.At(err, "clientInfo"), start, 0); err != nil {
+						return err
+					}
+					x.ClientInfo = wire.Some(v)
+					continue
 				}
 				x.ClientInfo = wire.Some(v)
 			}
@@ -12312,7 +13374,10 @@ func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -12336,7 +13401,7 @@ func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "protocolVersion")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12432,7 +13497,10 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ProtocolVersion.DecodeWire(d); err != nil {
-				return wire.At(err, "protocolVersion")
+				if err := d.Recover(wire.At(err, "protocolVersion"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "agentCapabilities":
 			if seen[1] {
@@ -12442,7 +13510,11 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(AgentCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "agentCapabilities")
+					if err := d.Recover(wire.At(err, "agentCapabilities"), start, 0); err != nil {
+						return err
+					}
+					x.AgentCapabilities = v
+					continue
 				}
 				x.AgentCapabilities = v
 			}
@@ -12453,7 +13525,13 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "authMethods")
+					if err := d.Recover(wire.At(err, "authMethods"), start, 0); err != nil {
+						return err
+					}
+					if x.AuthMethods == nil {
+						x.AuthMethods = []acp.AuthMethod{}
+					}
+					continue
 				}
 				s0 := make([]acp.AuthMethod, 0)
 				for i0 := 0; ; i0++ {
@@ -12468,7 +13546,11 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := acp.DecodeAuthMethod(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "authMethods")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "authMethods"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -12483,14 +13565,21 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "agentInfo")
+				if err := d.Recover(wire.At(err, "agentInfo"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.AgentInfo = wire.Null[acp.Implementation]()
 			} else {
 				var v acp.Implementation
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "agentInfo")
+					if err := d.Recover(wire.At(err, "agentInfo"), start, 0); err != nil {
+						return err
+					}
+					x.AgentInfo = wire.Some(v)
+					continue
 				}
 				x.AgentInfo = wire.Some(v)
 			}
@@ -12500,7 +13589,10 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -12524,7 +13616,7 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "protocolVersion")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12635,7 +13727,10 @@ func (x *MessageMCPNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ServerID.DecodeWire(d); err != nil {
-				return wire.At(err, "serverId")
+				if err := d.Recover(wire.At(err, "serverId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "requestId":
 			if seen[1] {
@@ -12643,7 +13738,10 @@ func (x *MessageMCPNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.RequestID.DecodeWire(d); err != nil {
-				return wire.At(err, "requestId")
+				if err := d.Recover(wire.At(err, "requestId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "method":
 			if seen[2] {
@@ -12653,7 +13751,10 @@ func (x *MessageMCPNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -12665,7 +13766,10 @@ func (x *MessageMCPNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Params = v0
 			}
@@ -12675,7 +13779,10 @@ func (x *MessageMCPNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -12705,7 +13812,7 @@ func (x *MessageMCPNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12791,7 +13898,10 @@ func (x *MessageMCPRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ServerID.DecodeWire(d); err != nil {
-				return wire.At(err, "serverId")
+				if err := d.Recover(wire.At(err, "serverId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "requestId":
 			if seen[1] {
@@ -12799,7 +13909,10 @@ func (x *MessageMCPRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.RequestID.DecodeWire(d); err != nil {
-				return wire.At(err, "requestId")
+				if err := d.Recover(wire.At(err, "requestId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "method":
 			if seen[2] {
@@ -12809,7 +13922,10 @@ func (x *MessageMCPRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -12821,7 +13937,10 @@ func (x *MessageMCPRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Params = v0
 			}
@@ -12831,7 +13950,10 @@ func (x *MessageMCPRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -12861,7 +13983,7 @@ func (x *MessageMCPRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13108,7 +14230,10 @@ func (x *MessageMCPResult) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "result")
+					if err := d.Recover(wire.At(err, "result"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Result = v0
 			}
@@ -13118,7 +14243,10 @@ func (x *MessageMCPResult) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -13142,7 +14270,7 @@ func (x *MessageMCPResult) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "result")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13216,7 +14344,10 @@ func (x *MessageMCPError) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Error.DecodeWire(d); err != nil {
-				return wire.At(err, "error")
+				if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -13224,7 +14355,10 @@ func (x *MessageMCPError) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -13248,7 +14382,7 @@ func (x *MessageMCPError) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "error")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13324,7 +14458,10 @@ func (x *DisableProviderRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ProviderID.DecodeWire(d); err != nil {
-				return wire.At(err, "providerId")
+				if err := d.Recover(wire.At(err, "providerId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -13332,7 +14469,10 @@ func (x *DisableProviderRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -13356,7 +14496,7 @@ func (x *DisableProviderRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "providerId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13428,7 +14568,10 @@ func (x *DisableProviderResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -13516,7 +14659,10 @@ func (x *ListProvidersRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -13605,7 +14751,10 @@ func (x *ListProvidersResponse) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "providers")
+					if err := d.Recover(wire.At(err, "providers"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]ProviderInfo, 0)
 				for i0 := 0; ; i0++ {
@@ -13618,7 +14767,11 @@ func (x *ListProvidersResponse) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 ProviderInfo
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "providers")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "providers"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -13630,7 +14783,10 @@ func (x *ListProvidersResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -13654,7 +14810,7 @@ func (x *ListProvidersResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "providers")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13737,7 +14893,10 @@ func (x *SetProviderRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ProviderID.DecodeWire(d); err != nil {
-				return wire.At(err, "providerId")
+				if err := d.Recover(wire.At(err, "providerId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "apiType":
 			if seen[1] {
@@ -13745,7 +14904,10 @@ func (x *SetProviderRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.APIType.DecodeWire(d); err != nil {
-				return wire.At(err, "apiType")
+				if err := d.Recover(wire.At(err, "apiType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "baseUrl":
 			if seen[2] {
@@ -13755,7 +14917,10 @@ func (x *SetProviderRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "baseUrl")
+					if err := d.Recover(wire.At(err, "baseUrl"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.BaseURL = v0
 			}
@@ -13766,7 +14931,13 @@ func (x *SetProviderRequest) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginObject(); err != nil {
-					return wire.At(err, "headers")
+					if err := d.Recover(wire.At(err, "headers"), start, 0); err != nil {
+						return err
+					}
+					if x.Headers == nil {
+						x.Headers = map[string]string{}
+					}
+					continue
 				}
 				m0 := make(map[string]string)
 				for {
@@ -13785,7 +14956,11 @@ func (x *SetProviderRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.At(err, k0), "headers")
+							if err := d.Recover(wire.At(wire.At(err, k0), "headers"), start, 1); err != nil {
+								return err
+							}
+							m0[k0] = e0
+							continue
 						}
 						e0 = v1
 					}
@@ -13799,7 +14974,10 @@ func (x *SetProviderRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -13829,7 +15007,7 @@ func (x *SetProviderRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "baseUrl")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13919,7 +15097,10 @@ func (x *SetProviderResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -14009,7 +15190,10 @@ func (x *ProxySuccessorNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -14021,7 +15205,10 @@ func (x *ProxySuccessorNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Params = v0
 			}
@@ -14031,7 +15218,10 @@ func (x *ProxySuccessorNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -14055,7 +15245,7 @@ func (x *ProxySuccessorNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -14133,7 +15323,10 @@ func (x *ProxySuccessorRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -14145,7 +15338,10 @@ func (x *ProxySuccessorRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Params = v0
 			}
@@ -14155,7 +15351,10 @@ func (x *ProxySuccessorRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -14179,7 +15378,7 @@ func (x *ProxySuccessorRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -14295,7 +15494,10 @@ func (x *ArchiveSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -14303,7 +15505,10 @@ func (x *ArchiveSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -14327,7 +15532,7 @@ func (x *ArchiveSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -14403,7 +15608,10 @@ func (x *ArchiveSessionResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -14491,7 +15699,10 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "cwd":
 			if seen[1] {
@@ -14501,7 +15712,10 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "cwd")
+					if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Cwd = v0
 			}
@@ -14512,7 +15726,13 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "additionalDirectories")
+					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						return err
+					}
+					if x.AdditionalDirectories == nil {
+						x.AdditionalDirectories = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -14527,7 +15747,11 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "additionalDirectories"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -14542,7 +15766,13 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "mcpServers")
+					if err := d.Recover(wire.At(err, "mcpServers"), start, 0); err != nil {
+						return err
+					}
+					if x.MCPServers == nil {
+						x.MCPServers = []MCPServer{}
+					}
+					continue
 				}
 				s0 := make([]MCPServer, 0)
 				for i0 := 0; ; i0++ {
@@ -14557,7 +15787,11 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeMCPServer(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "mcpServers")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "mcpServers"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -14572,14 +15806,21 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "systemPrompt")
+				if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.SystemPrompt = wire.Null[SystemPrompt]()
 			} else {
 				var v SystemPrompt
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "systemPrompt")
+					if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+						return err
+					}
+					x.SystemPrompt = wire.Some(v)
+					continue
 				}
 				x.SystemPrompt = wire.Some(v)
 			}
@@ -14589,7 +15830,10 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -14616,7 +15860,7 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "cwd")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -14729,7 +15973,10 @@ func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "modes":
 			if seen[1] {
@@ -14738,14 +15985,21 @@ func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "modes")
+				if err := d.Recover(wire.At(err, "modes"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Modes = wire.Null[acp.SessionModeState]()
 			} else {
 				var v acp.SessionModeState
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "modes")
+					if err := d.Recover(wire.At(err, "modes"), start, 0); err != nil {
+						return err
+					}
+					x.Modes = wire.Some(v)
+					continue
 				}
 				x.Modes = wire.Some(v)
 			}
@@ -14756,7 +16010,10 @@ func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "configOptions")
+				if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ConfigOptions = wire.Null[[]acp.SessionConfigOption]()
@@ -14764,7 +16021,11 @@ func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 				var v []acp.SessionConfigOption
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "configOptions")
+						if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+							return err
+						}
+						x.ConfigOptions = wire.Some(v)
+						continue
 					}
 					s1 := make([]acp.SessionConfigOption, 0)
 					for i1 := 0; ; i1++ {
@@ -14779,7 +16040,11 @@ func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := acp.DecodeSessionConfigOption(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "configOptions")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "configOptions"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -14795,7 +16060,10 @@ func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -14819,7 +16087,7 @@ func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -14927,7 +16195,10 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cwd")
+				if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cwd = wire.Null[string]()
@@ -14936,7 +16207,11 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "cwd")
+						if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+							return err
+						}
+						x.Cwd = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -14949,7 +16224,10 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cursor")
+				if err := d.Recover(wire.At(err, "cursor"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cursor = wire.Null[string]()
@@ -14958,7 +16236,11 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "cursor")
+						if err := d.Recover(wire.At(err, "cursor"), start, 0); err != nil {
+							return err
+						}
+						x.Cursor = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -14971,14 +16253,21 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "archived")
+				if err := d.Recover(wire.At(err, "archived"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Archived = wire.Null[SessionArchiveFilter]()
 			} else {
 				var v SessionArchiveFilter
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "archived")
+					if err := d.Recover(wire.At(err, "archived"), start, 0); err != nil {
+						return err
+					}
+					x.Archived = wire.Some(v)
+					continue
 				}
 				x.Archived = wire.Some(v)
 			}
@@ -14988,7 +16277,10 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -15105,7 +16397,10 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "sessions")
+					if err := d.Recover(wire.At(err, "sessions"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]SessionInfo, 0)
 				for i0 := 0; ; i0++ {
@@ -15118,7 +16413,11 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 SessionInfo
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "sessions")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "sessions"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -15131,7 +16430,10 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "nextCursor")
+				if err := d.Recover(wire.At(err, "nextCursor"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.NextCursor = wire.Null[string]()
@@ -15140,7 +16442,11 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "nextCursor")
+						if err := d.Recover(wire.At(err, "nextCursor"), start, 0); err != nil {
+							return err
+						}
+						x.NextCursor = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -15152,7 +16458,10 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -15176,7 +16485,7 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessions")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -15268,7 +16577,10 @@ func (x *LoadSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "mcpServers")
+					if err := d.Recover(wire.At(err, "mcpServers"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]MCPServer, 0)
 				for i0 := 0; ; i0++ {
@@ -15283,7 +16595,11 @@ func (x *LoadSessionRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeMCPServer(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "mcpServers")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "mcpServers"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -15299,7 +16615,10 @@ func (x *LoadSessionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "cwd")
+					if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Cwd = v0
 			}
@@ -15310,7 +16629,13 @@ func (x *LoadSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "additionalDirectories")
+					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						return err
+					}
+					if x.AdditionalDirectories == nil {
+						x.AdditionalDirectories = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -15325,7 +16650,11 @@ func (x *LoadSessionRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "additionalDirectories"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -15339,7 +16668,10 @@ func (x *LoadSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "systemPrompt":
 			if seen[4] {
@@ -15348,14 +16680,21 @@ func (x *LoadSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "systemPrompt")
+				if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.SystemPrompt = wire.Null[SystemPrompt]()
 			} else {
 				var v SystemPrompt
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "systemPrompt")
+					if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+						return err
+					}
+					x.SystemPrompt = wire.Some(v)
+					continue
 				}
 				x.SystemPrompt = wire.Some(v)
 			}
@@ -15365,7 +16704,10 @@ func (x *LoadSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -15395,7 +16737,7 @@ func (x *LoadSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -15508,7 +16850,10 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "cwd")
+					if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Cwd = v0
 			}
@@ -15519,7 +16864,13 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "additionalDirectories")
+					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						return err
+					}
+					if x.AdditionalDirectories == nil {
+						x.AdditionalDirectories = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -15534,7 +16885,11 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "additionalDirectories"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -15549,7 +16904,10 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "mcpServers")
+					if err := d.Recover(wire.At(err, "mcpServers"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]MCPServer, 0)
 				for i0 := 0; ; i0++ {
@@ -15564,7 +16922,11 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeMCPServer(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "mcpServers")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "mcpServers"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -15579,14 +16941,21 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "systemPrompt")
+				if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.SystemPrompt = wire.Null[SystemPrompt]()
 			} else {
 				var v SystemPrompt
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "systemPrompt")
+					if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+						return err
+					}
+					x.SystemPrompt = wire.Some(v)
+					continue
 				}
 				x.SystemPrompt = wire.Some(v)
 			}
@@ -15596,7 +16965,10 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -15623,7 +16995,7 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "mcpServers")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -15728,7 +17100,10 @@ func (x *PromptResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.StopReason.DecodeWire(d); err != nil {
-				return wire.At(err, "stopReason")
+				if err := d.Recover(wire.At(err, "stopReason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "usage":
 			if seen[1] {
@@ -15737,14 +17112,21 @@ func (x *PromptResponse) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "usage")
+				if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Usage = wire.Null[Usage]()
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
+					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+						return err
+					}
+					x.Usage = wire.Some(v)
+					continue
 				}
 				x.Usage = wire.Some(v)
 			}
@@ -15754,7 +17136,10 @@ func (x *PromptResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -15778,7 +17163,7 @@ func (x *PromptResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "stopReason")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -15866,7 +17251,10 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "cwd":
 			if seen[1] {
@@ -15876,7 +17264,10 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "cwd")
+					if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Cwd = v0
 			}
@@ -15887,7 +17278,13 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "additionalDirectories")
+					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						return err
+					}
+					if x.AdditionalDirectories == nil {
+						x.AdditionalDirectories = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -15902,7 +17299,11 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "additionalDirectories"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -15917,7 +17318,13 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "mcpServers")
+					if err := d.Recover(wire.At(err, "mcpServers"), start, 0); err != nil {
+						return err
+					}
+					if x.MCPServers == nil {
+						x.MCPServers = []MCPServer{}
+					}
+					continue
 				}
 				s0 := make([]MCPServer, 0)
 				for i0 := 0; ; i0++ {
@@ -15932,7 +17339,11 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeMCPServer(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "mcpServers")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "mcpServers"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -15947,14 +17358,21 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "systemPrompt")
+				if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.SystemPrompt = wire.Null[SystemPrompt]()
 			} else {
 				var v SystemPrompt
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "systemPrompt")
+					if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+						return err
+					}
+					x.SystemPrompt = wire.Some(v)
+					continue
 				}
 				x.SystemPrompt = wire.Some(v)
 			}
@@ -15964,7 +17382,10 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -15991,7 +17412,7 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "cwd")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16104,7 +17525,10 @@ func (x *SetSessionTitleRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "title":
 			if seen[1] {
@@ -16114,7 +17538,10 @@ func (x *SetSessionTitleRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "title")
+					if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Title = v0
 			}
@@ -16124,7 +17551,10 @@ func (x *SetSessionTitleRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -16151,7 +17581,7 @@ func (x *SetSessionTitleRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "title")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16231,7 +17661,10 @@ func (x *SetSessionTitleResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "title")
+					if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Title = v0
 			}
@@ -16241,7 +17674,10 @@ func (x *SetSessionTitleResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -16265,7 +17701,7 @@ func (x *SetSessionTitleResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "title")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16337,7 +17773,10 @@ func (x *SessionStatusRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -16345,7 +17784,10 @@ func (x *SessionStatusRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -16369,7 +17811,7 @@ func (x *SessionStatusRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16445,7 +17887,10 @@ func (x *SessionStatusResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Status.DecodeWire(d); err != nil {
-				return wire.At(err, "status")
+				if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -16453,7 +17898,10 @@ func (x *SessionStatusResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -16477,7 +17925,7 @@ func (x *SessionStatusResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "status")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16553,7 +18001,10 @@ func (x *UnarchiveSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -16561,7 +18012,10 @@ func (x *UnarchiveSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -16585,7 +18039,7 @@ func (x *UnarchiveSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16661,7 +18115,10 @@ func (x *UnarchiveSessionResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -16749,7 +18206,10 @@ func (x *SessionNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "update":
 			if seen[1] {
@@ -16759,7 +18219,10 @@ func (x *SessionNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeSessionUpdate(d)
 				if err != nil {
-					return wire.At(err, "update")
+					if err := d.Recover(wire.At(err, "update"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Update = v0
 			}
@@ -16769,7 +18232,10 @@ func (x *SessionNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -16796,7 +18262,7 @@ func (x *SessionNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "update")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }

@@ -3212,7 +3212,10 @@ func (x *LoginAuthRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.MethodID.DecodeWire(d); err != nil {
-				return wire.At(err, "methodId")
+				if err := d.Recover(wire.At(err, "methodId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -3220,7 +3223,10 @@ func (x *LoginAuthRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -3244,7 +3250,7 @@ func (x *LoginAuthRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "methodId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -3401,7 +3407,10 @@ func (x *LoginAuthResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -3489,7 +3498,10 @@ func (x *LogoutAuthRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -3577,7 +3589,10 @@ func (x *LogoutAuthResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -3667,7 +3682,10 @@ func (x *CancelRequestNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "requestId")
+					if err := d.Recover(wire.At(err, "requestId"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RequestID = v0
 			}
@@ -3677,7 +3695,10 @@ func (x *CancelRequestNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -3701,7 +3722,7 @@ func (x *CancelRequestNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "requestId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -4093,7 +4114,10 @@ func (x *ToolCallPermissionSubject) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ToolCall.DecodeWire(d); err != nil {
-				return wire.At(err, "toolCall")
+				if err := d.Recover(wire.At(err, "toolCall"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -4101,7 +4125,10 @@ func (x *ToolCallPermissionSubject) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -4125,7 +4152,7 @@ func (x *ToolCallPermissionSubject) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "toolCall")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -4203,7 +4230,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ToolCallID.DecodeWire(d); err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -4212,7 +4242,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "name")
+				if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Name = wire.Null[string]()
@@ -4221,7 +4254,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "name")
+						if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+							return err
+						}
+						x.Name = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -4234,7 +4271,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -4243,7 +4283,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -4256,14 +4300,21 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Kind = wire.Null[ToolKind]()
 			} else {
 				var v ToolKind
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "kind")
+					if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+						return err
+					}
+					x.Kind = wire.Some(v)
+					continue
 				}
 				x.Kind = wire.Some(v)
 			}
@@ -4274,14 +4325,21 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "status")
+				if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Status = wire.Null[ToolCallStatus]()
 			} else {
 				var v ToolCallStatus
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "status")
+					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+						return err
+					}
+					x.Status = wire.Some(v)
+					continue
 				}
 				x.Status = wire.Some(v)
 			}
@@ -4292,7 +4350,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "content")
+				if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Content = wire.Null[[]ToolCallContent]()
@@ -4300,7 +4361,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []ToolCallContent
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "content")
+						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+							return err
+						}
+						x.Content = wire.Some(v)
+						continue
 					}
 					s1 := make([]ToolCallContent, 0)
 					for i1 := 0; ; i1++ {
@@ -4315,7 +4380,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeToolCallContent(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "content")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -4332,7 +4401,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "locations")
+				if err := d.Recover(wire.At(err, "locations"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Locations = wire.Null[[]ToolCallLocation]()
@@ -4340,7 +4412,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []ToolCallLocation
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "locations")
+						if err := d.Recover(wire.At(err, "locations"), start, 0); err != nil {
+							return err
+						}
+						x.Locations = wire.Some(v)
+						continue
 					}
 					s1 := make([]ToolCallLocation, 0)
 					for i1 := 0; ; i1++ {
@@ -4353,7 +4429,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 						}
 						var e1 ToolCallLocation
 						if err := e1.DecodeWire(d); err != nil {
-							return wire.At(wire.AtIndex(err, i1), "locations")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "locations"), start, 1); err != nil {
+								return err
+							}
+							s1 = append(s1, e1)
+							continue
 						}
 						s1 = append(s1, e1)
 					}
@@ -4369,7 +4449,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "rawInput")
+					if err := d.Recover(wire.At(err, "rawInput"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RawInput = v0
 			}
@@ -4381,7 +4464,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "rawOutput")
+					if err := d.Recover(wire.At(err, "rawOutput"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RawOutput = v0
 			}
@@ -4392,14 +4478,21 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[9] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "capabilities")
+				if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Capabilities = wire.Null[ToolCallCapabilities]()
 			} else {
 				var v ToolCallCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "capabilities")
+					if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+						return err
+					}
+					x.Capabilities = wire.Some(v)
+					continue
 				}
 				x.Capabilities = wire.Some(v)
 			}
@@ -4409,7 +4502,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[10] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -4433,7 +4529,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "toolCallId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -4911,7 +5007,10 @@ func (x *Content) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeContentBlock(d)
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -4921,7 +5020,10 @@ func (x *Content) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -4945,7 +5047,7 @@ func (x *Content) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -5212,7 +5314,10 @@ func (x *TextContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "text")
+					if err := d.Recover(wire.At(err, "text"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Text = v0
 			}
@@ -5223,14 +5328,21 @@ func (x *TextContent) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "annotations")
+				if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Annotations = wire.Null[Annotations]()
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "annotations")
+					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+						return err
+					}
+					x.Annotations = wire.Some(v)
+					continue
 				}
 				x.Annotations = wire.Some(v)
 			}
@@ -5240,7 +5352,10 @@ func (x *TextContent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -5264,7 +5379,7 @@ func (x *TextContent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "text")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -5349,7 +5464,10 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "audience")
+				if err := d.Recover(wire.At(err, "audience"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Audience = wire.Null[[]Role]()
@@ -5357,7 +5475,11 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 				var v []Role
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "audience")
+						if err := d.Recover(wire.At(err, "audience"), start, 0); err != nil {
+							return err
+						}
+						x.Audience = wire.Some(v)
+						continue
 					}
 					s1 := make([]Role, 0)
 					for i1 := 0; ; i1++ {
@@ -5370,7 +5492,11 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 						}
 						var e1 Role
 						if err := e1.DecodeWire(d); err != nil {
-							return wire.At(wire.AtIndex(err, i1), "audience")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "audience"), start, 1); err != nil {
+								return err
+							}
+							s1 = append(s1, e1)
+							continue
 						}
 						s1 = append(s1, e1)
 					}
@@ -5385,7 +5511,10 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "lastModified")
+				if err := d.Recover(wire.At(err, "lastModified"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.LastModified = wire.Null[string]()
@@ -5394,7 +5523,11 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "lastModified")
+						if err := d.Recover(wire.At(err, "lastModified"), start, 0); err != nil {
+							return err
+						}
+						x.LastModified = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -5407,7 +5540,10 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "priority")
+				if err := d.Recover(wire.At(err, "priority"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Priority = wire.Null[float64]()
@@ -5416,7 +5552,11 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "priority")
+						if err := d.Recover(wire.At(err, "priority"), start, 0); err != nil {
+							return err
+						}
+						x.Priority = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -5428,7 +5568,10 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -5612,7 +5755,10 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "data")
+					if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Data = v0
 			}
@@ -5622,7 +5768,10 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.MIMEType.DecodeWire(d); err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "uri":
 			if seen[2] {
@@ -5631,7 +5780,10 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "uri")
+				if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.URI = wire.Null[string]()
@@ -5640,7 +5792,11 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "uri")
+						if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+							return err
+						}
+						x.URI = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -5653,14 +5809,21 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "annotations")
+				if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Annotations = wire.Null[Annotations]()
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "annotations")
+					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+						return err
+					}
+					x.Annotations = wire.Some(v)
+					continue
 				}
 				x.Annotations = wire.Some(v)
 			}
@@ -5670,7 +5833,10 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -5697,7 +5863,7 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "mimeType")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -5835,7 +6001,10 @@ func (x *AudioContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "data")
+					if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Data = v0
 			}
@@ -5845,7 +6014,10 @@ func (x *AudioContent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.MIMEType.DecodeWire(d); err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "annotations":
 			if seen[2] {
@@ -5854,14 +6026,21 @@ func (x *AudioContent) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "annotations")
+				if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Annotations = wire.Null[Annotations]()
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "annotations")
+					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+						return err
+					}
+					x.Annotations = wire.Some(v)
+					continue
 				}
 				x.Annotations = wire.Some(v)
 			}
@@ -5871,7 +6050,10 @@ func (x *AudioContent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -5898,7 +6080,7 @@ func (x *AudioContent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "mimeType")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -5988,7 +6170,10 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -6000,7 +6185,10 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "uri")
+					if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URI = v0
 			}
@@ -6011,7 +6199,10 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -6020,7 +6211,11 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -6033,7 +6228,10 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -6042,7 +6240,11 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -6055,7 +6257,10 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "icons")
+				if err := d.Recover(wire.At(err, "icons"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Icons = wire.Null[[]Icon]()
@@ -6063,7 +6268,11 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				var v []Icon
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "icons")
+						if err := d.Recover(wire.At(err, "icons"), start, 0); err != nil {
+							return err
+						}
+						x.Icons = wire.Some(v)
+						continue
 					}
 					s1 := make([]Icon, 0)
 					for i1 := 0; ; i1++ {
@@ -6076,7 +6285,11 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 						}
 						var e1 Icon
 						if err := e1.DecodeWire(d); err != nil {
-							return wire.At(wire.AtIndex(err, i1), "icons")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "icons"), start, 1); err != nil {
+								return err
+							}
+							s1 = append(s1, e1)
+							continue
 						}
 						s1 = append(s1, e1)
 					}
@@ -6091,14 +6304,21 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[MediaType]()
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "mimeType")
+					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						return err
+					}
+					x.MIMEType = wire.Some(v)
+					continue
 				}
 				x.MIMEType = wire.Some(v)
 			}
@@ -6109,7 +6329,10 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "size")
+				if err := d.Recover(wire.At(err, "size"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Size = wire.Null[uint64]()
@@ -6118,7 +6341,11 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "size")
+						if err := d.Recover(wire.At(err, "size"), start, 0); err != nil {
+							return err
+						}
+						x.Size = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -6131,14 +6358,21 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			seen[7] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "annotations")
+				if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Annotations = wire.Null[Annotations]()
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "annotations")
+					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+						return err
+					}
+					x.Annotations = wire.Some(v)
+					continue
 				}
 				x.Annotations = wire.Some(v)
 			}
@@ -6148,7 +6382,10 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[8] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -6175,7 +6412,7 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "uri")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -6314,7 +6551,10 @@ func (x *Icon) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "src")
+					if err := d.Recover(wire.At(err, "src"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Src = v0
 			}
@@ -6325,14 +6565,21 @@ func (x *Icon) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[MediaType]()
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "mimeType")
+					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						return err
+					}
+					x.MIMEType = wire.Some(v)
+					continue
 				}
 				x.MIMEType = wire.Some(v)
 			}
@@ -6343,7 +6590,10 @@ func (x *Icon) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "sizes")
+				if err := d.Recover(wire.At(err, "sizes"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Sizes = wire.Null[[]string]()
@@ -6351,7 +6601,11 @@ func (x *Icon) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "sizes")
+						if err := d.Recover(wire.At(err, "sizes"), start, 0); err != nil {
+							return err
+						}
+						x.Sizes = wire.Some(v)
+						continue
 					}
 					s1 := make([]string, 0)
 					for i1 := 0; ; i1++ {
@@ -6366,7 +6620,11 @@ func (x *Icon) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "sizes")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "sizes"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -6383,14 +6641,21 @@ func (x *Icon) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "theme")
+				if err := d.Recover(wire.At(err, "theme"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Theme = wire.Null[IconTheme]()
 			} else {
 				var v IconTheme
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "theme")
+					if err := d.Recover(wire.At(err, "theme"), start, 0); err != nil {
+						return err
+					}
+					x.Theme = wire.Some(v)
+					continue
 				}
 				x.Theme = wire.Some(v)
 			}
@@ -6400,7 +6665,10 @@ func (x *Icon) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -6424,7 +6692,7 @@ func (x *Icon) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "src")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -6580,7 +6848,10 @@ func (x *EmbeddedResource) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeEmbeddedResourceResource(d)
 				if err != nil {
-					return wire.At(err, "resource")
+					if err := d.Recover(wire.At(err, "resource"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Resource = v0
 			}
@@ -6591,14 +6862,21 @@ func (x *EmbeddedResource) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "annotations")
+				if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Annotations = wire.Null[Annotations]()
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "annotations")
+					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+						return err
+					}
+					x.Annotations = wire.Some(v)
+					continue
 				}
 				x.Annotations = wire.Some(v)
 			}
@@ -6608,7 +6886,10 @@ func (x *EmbeddedResource) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -6632,7 +6913,7 @@ func (x *EmbeddedResource) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "resource")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -6883,7 +7164,10 @@ func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decode
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "text")
+					if err := d.Recover(wire.At(err, "text"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Text = v0
 			}
@@ -6895,7 +7179,10 @@ func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decode
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "uri")
+					if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URI = v0
 			}
@@ -6906,14 +7193,21 @@ func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decode
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[MediaType]()
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "mimeType")
+					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						return err
+					}
+					x.MIMEType = wire.Some(v)
+					continue
 				}
 				x.MIMEType = wire.Some(v)
 			}
@@ -6923,7 +7217,10 @@ func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decode
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -6950,7 +7247,7 @@ func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decode
 		missing = append(missing, "uri")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -7036,7 +7333,10 @@ func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decode
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "blob")
+					if err := d.Recover(wire.At(err, "blob"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Blob = v0
 			}
@@ -7048,7 +7348,10 @@ func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decode
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "uri")
+					if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URI = v0
 			}
@@ -7059,14 +7362,21 @@ func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decode
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[MediaType]()
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "mimeType")
+					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						return err
+					}
+					x.MIMEType = wire.Some(v)
+					continue
 				}
 				x.MIMEType = wire.Some(v)
 			}
@@ -7076,7 +7386,10 @@ func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decode
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -7103,7 +7416,7 @@ func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decode
 		missing = append(missing, "uri")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -7188,7 +7501,10 @@ func (x *Diff) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "changes")
+					if err := d.Recover(wire.At(err, "changes"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]DiffChange, 0)
 				for i0 := 0; ; i0++ {
@@ -7203,7 +7519,11 @@ func (x *Diff) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeDiffChange(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "changes")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "changes"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -7218,14 +7538,21 @@ func (x *Diff) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "patch")
+				if err := d.Recover(wire.At(err, "patch"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Patch = wire.Null[DiffPatch]()
 			} else {
 				var v DiffPatch
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "patch")
+					if err := d.Recover(wire.At(err, "patch"), start, 0); err != nil {
+						return err
+					}
+					x.Patch = wire.Some(v)
+					continue
 				}
 				x.Patch = wire.Some(v)
 			}
@@ -7235,7 +7562,10 @@ func (x *Diff) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -7259,7 +7589,7 @@ func (x *Diff) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "changes")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -7533,10 +7863,16 @@ func (x *DiffChangeAdd) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "operation")
+				if err := d.Recover(wire.At(err, "operation"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "add" {
-				return wire.At(wire.ConstError(d.Offset(), "\"add\""), "operation")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"add\""), "operation"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "path":
 			if seen[1] {
@@ -7544,7 +7880,10 @@ func (x *DiffChangeAdd) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Path.DecodeWire(d); err != nil {
-				return wire.At(err, "path")
+				if err := d.Recover(wire.At(err, "path"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "fileType":
 			if seen[2] {
@@ -7553,14 +7892,21 @@ func (x *DiffChangeAdd) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "fileType")
+				if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.FileType = wire.Null[DiffFileType]()
 			} else {
 				var v DiffFileType
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "fileType")
+					if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+						return err
+					}
+					x.FileType = wire.Some(v)
+					continue
 				}
 				x.FileType = wire.Some(v)
 			}
@@ -7571,14 +7917,21 @@ func (x *DiffChangeAdd) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[MediaType]()
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "mimeType")
+					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						return err
+					}
+					x.MIMEType = wire.Some(v)
+					continue
 				}
 				x.MIMEType = wire.Some(v)
 			}
@@ -7588,7 +7941,10 @@ func (x *DiffChangeAdd) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -7615,7 +7971,7 @@ func (x *DiffChangeAdd) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "path")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -7804,10 +8160,16 @@ func (x *DiffChangeDelete) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "operation")
+				if err := d.Recover(wire.At(err, "operation"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "delete" {
-				return wire.At(wire.ConstError(d.Offset(), "\"delete\""), "operation")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"delete\""), "operation"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "path":
 			if seen[1] {
@@ -7815,7 +8177,10 @@ func (x *DiffChangeDelete) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Path.DecodeWire(d); err != nil {
-				return wire.At(err, "path")
+				if err := d.Recover(wire.At(err, "path"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "fileType":
 			if seen[2] {
@@ -7824,14 +8189,21 @@ func (x *DiffChangeDelete) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "fileType")
+				if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.FileType = wire.Null[DiffFileType]()
 			} else {
 				var v DiffFileType
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "fileType")
+					if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+						return err
+					}
+					x.FileType = wire.Some(v)
+					continue
 				}
 				x.FileType = wire.Some(v)
 			}
@@ -7842,14 +8214,21 @@ func (x *DiffChangeDelete) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[MediaType]()
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "mimeType")
+					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						return err
+					}
+					x.MIMEType = wire.Some(v)
+					continue
 				}
 				x.MIMEType = wire.Some(v)
 			}
@@ -7859,7 +8238,10 @@ func (x *DiffChangeDelete) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -7886,7 +8268,7 @@ func (x *DiffChangeDelete) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "path")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -7983,10 +8365,16 @@ func (x *DiffChangeModify) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "operation")
+				if err := d.Recover(wire.At(err, "operation"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "modify" {
-				return wire.At(wire.ConstError(d.Offset(), "\"modify\""), "operation")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"modify\""), "operation"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "path":
 			if seen[1] {
@@ -7994,7 +8382,10 @@ func (x *DiffChangeModify) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Path.DecodeWire(d); err != nil {
-				return wire.At(err, "path")
+				if err := d.Recover(wire.At(err, "path"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "fileType":
 			if seen[2] {
@@ -8003,14 +8394,21 @@ func (x *DiffChangeModify) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "fileType")
+				if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.FileType = wire.Null[DiffFileType]()
 			} else {
 				var v DiffFileType
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "fileType")
+					if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+						return err
+					}
+					x.FileType = wire.Some(v)
+					continue
 				}
 				x.FileType = wire.Some(v)
 			}
@@ -8021,14 +8419,21 @@ func (x *DiffChangeModify) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[MediaType]()
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "mimeType")
+					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						return err
+					}
+					x.MIMEType = wire.Some(v)
+					continue
 				}
 				x.MIMEType = wire.Some(v)
 			}
@@ -8038,7 +8443,10 @@ func (x *DiffChangeModify) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -8065,7 +8473,7 @@ func (x *DiffChangeModify) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "path")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -8162,10 +8570,16 @@ func (x *DiffChangeMove) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "operation")
+				if err := d.Recover(wire.At(err, "operation"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "move" {
-				return wire.At(wire.ConstError(d.Offset(), "\"move\""), "operation")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"move\""), "operation"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "oldPath":
 			if seen[1] {
@@ -8173,7 +8587,10 @@ func (x *DiffChangeMove) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.OldPath.DecodeWire(d); err != nil {
-				return wire.At(err, "oldPath")
+				if err := d.Recover(wire.At(err, "oldPath"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "path":
 			if seen[2] {
@@ -8181,7 +8598,10 @@ func (x *DiffChangeMove) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Path.DecodeWire(d); err != nil {
-				return wire.At(err, "path")
+				if err := d.Recover(wire.At(err, "path"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "fileType":
 			if seen[3] {
@@ -8190,14 +8610,21 @@ func (x *DiffChangeMove) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "fileType")
+				if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.FileType = wire.Null[DiffFileType]()
 			} else {
 				var v DiffFileType
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "fileType")
+					if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+						return err
+					}
+					x.FileType = wire.Some(v)
+					continue
 				}
 				x.FileType = wire.Some(v)
 			}
@@ -8208,14 +8635,21 @@ func (x *DiffChangeMove) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[MediaType]()
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "mimeType")
+					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						return err
+					}
+					x.MIMEType = wire.Some(v)
+					continue
 				}
 				x.MIMEType = wire.Some(v)
 			}
@@ -8225,7 +8659,10 @@ func (x *DiffChangeMove) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -8255,7 +8692,7 @@ func (x *DiffChangeMove) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "path")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -8354,10 +8791,16 @@ func (x *DiffChangeCopy) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "operation")
+				if err := d.Recover(wire.At(err, "operation"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "copy" {
-				return wire.At(wire.ConstError(d.Offset(), "\"copy\""), "operation")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"copy\""), "operation"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "oldPath":
 			if seen[1] {
@@ -8365,7 +8808,10 @@ func (x *DiffChangeCopy) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.OldPath.DecodeWire(d); err != nil {
-				return wire.At(err, "oldPath")
+				if err := d.Recover(wire.At(err, "oldPath"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "path":
 			if seen[2] {
@@ -8373,7 +8819,10 @@ func (x *DiffChangeCopy) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Path.DecodeWire(d); err != nil {
-				return wire.At(err, "path")
+				if err := d.Recover(wire.At(err, "path"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "fileType":
 			if seen[3] {
@@ -8382,14 +8831,21 @@ func (x *DiffChangeCopy) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "fileType")
+				if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.FileType = wire.Null[DiffFileType]()
 			} else {
 				var v DiffFileType
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "fileType")
+					if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+						return err
+					}
+					x.FileType = wire.Some(v)
+					continue
 				}
 				x.FileType = wire.Some(v)
 			}
@@ -8400,14 +8856,21 @@ func (x *DiffChangeCopy) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[MediaType]()
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "mimeType")
+					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						return err
+					}
+					x.MIMEType = wire.Some(v)
+					continue
 				}
 				x.MIMEType = wire.Some(v)
 			}
@@ -8417,7 +8880,10 @@ func (x *DiffChangeCopy) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -8447,7 +8913,7 @@ func (x *DiffChangeCopy) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "path")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -8544,14 +9010,21 @@ func (x *otherDiffChange) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "fileType")
+				if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.FileType = wire.Null[DiffFileType]()
 			} else {
 				var v DiffFileType
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "fileType")
+					if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+						return err
+					}
+					x.FileType = wire.Some(v)
+					continue
 				}
 				x.FileType = wire.Some(v)
 			}
@@ -8562,14 +9035,21 @@ func (x *otherDiffChange) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[MediaType]()
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "mimeType")
+					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						return err
+					}
+					x.MIMEType = wire.Some(v)
+					continue
 				}
 				x.MIMEType = wire.Some(v)
 			}
@@ -8579,7 +9059,10 @@ func (x *otherDiffChange) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "operation":
 			if seen[3] {
@@ -8589,7 +9072,10 @@ func (x *otherDiffChange) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "operation")
+					if err := d.Recover(wire.At(err, "operation"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Operation = v0
 			}
@@ -8615,7 +9101,7 @@ func (x *otherDiffChange) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "operation")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -8714,7 +9200,10 @@ func (x *DiffPatch) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Format.DecodeWire(d); err != nil {
-				return wire.At(err, "format")
+				if err := d.Recover(wire.At(err, "format"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "text":
 			if seen[1] {
@@ -8724,7 +9213,10 @@ func (x *DiffPatch) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "text")
+					if err := d.Recover(wire.At(err, "text"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Text = v0
 			}
@@ -8734,7 +9226,10 @@ func (x *DiffPatch) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -8761,7 +9256,7 @@ func (x *DiffPatch) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "text")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -8888,7 +9383,10 @@ func (x *Terminal) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
+				if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -8896,7 +9394,10 @@ func (x *Terminal) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -8920,7 +9421,7 @@ func (x *Terminal) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "terminalId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9032,7 +9533,10 @@ func (x *ToolCallLocation) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Path.DecodeWire(d); err != nil {
-				return wire.At(err, "path")
+				if err := d.Recover(wire.At(err, "path"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "line":
 			if seen[1] {
@@ -9041,7 +9545,10 @@ func (x *ToolCallLocation) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "line")
+				if err := d.Recover(wire.At(err, "line"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Line = wire.Null[uint32]()
@@ -9050,7 +9557,11 @@ func (x *ToolCallLocation) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "line")
+						if err := d.Recover(wire.At(err, "line"), start, 0); err != nil {
+							return err
+						}
+						x.Line = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -9062,7 +9573,10 @@ func (x *ToolCallLocation) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -9086,7 +9600,7 @@ func (x *ToolCallLocation) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "path")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9167,14 +9681,21 @@ func (x *ToolCallCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cancel")
+				if err := d.Recover(wire.At(err, "cancel"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cancel = wire.Null[ToolCallCancelCapabilities]()
 			} else {
 				var v ToolCallCancelCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "cancel")
+					if err := d.Recover(wire.At(err, "cancel"), start, 0); err != nil {
+						return err
+					}
+					x.Cancel = wire.Some(v)
+					continue
 				}
 				x.Cancel = wire.Some(v)
 			}
@@ -9184,7 +9705,10 @@ func (x *ToolCallCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -9284,7 +9808,10 @@ func (x *ToolCallCancelCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -9376,7 +9903,10 @@ func (x *CommandPermissionSubject) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "command")
+					if err := d.Recover(wire.At(err, "command"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Command = v0
 			}
@@ -9386,7 +9916,10 @@ func (x *CommandPermissionSubject) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Cwd.DecodeWire(d); err != nil {
-				return wire.At(err, "cwd")
+				if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "toolCallId":
 			if seen[2] {
@@ -9395,14 +9928,21 @@ func (x *CommandPermissionSubject) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ToolCallID = wire.Null[ToolCallID]()
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "toolCallId")
+					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+						return err
+					}
+					x.ToolCallID = wire.Some(v)
+					continue
 				}
 				x.ToolCallID = wire.Some(v)
 			}
@@ -9413,14 +9953,21 @@ func (x *CommandPermissionSubject) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "terminalId")
+				if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.TerminalID = wire.Null[TerminalID]()
 			} else {
 				var v TerminalID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "terminalId")
+					if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+						return err
+					}
+					x.TerminalID = wire.Some(v)
+					continue
 				}
 				x.TerminalID = wire.Some(v)
 			}
@@ -9430,7 +9977,10 @@ func (x *CommandPermissionSubject) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -9457,7 +10007,7 @@ func (x *CommandPermissionSubject) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "cwd")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9549,7 +10099,10 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "text")
+					if err := d.Recover(wire.At(err, "text"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Text = v0
 			}
@@ -9561,7 +10114,10 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "uri")
+					if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URI = v0
 			}
@@ -9572,14 +10128,21 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[MediaType]()
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "mimeType")
+					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						return err
+					}
+					x.MIMEType = wire.Some(v)
+					continue
 				}
 				x.MIMEType = wire.Some(v)
 			}
@@ -9589,7 +10152,10 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -9616,7 +10182,7 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "uri")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9700,7 +10266,10 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "blob")
+					if err := d.Recover(wire.At(err, "blob"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Blob = v0
 			}
@@ -9712,7 +10281,10 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "uri")
+					if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URI = v0
 			}
@@ -9723,14 +10295,21 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[MediaType]()
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "mimeType")
+					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						return err
+					}
+					x.MIMEType = wire.Some(v)
+					continue
 				}
 				x.MIMEType = wire.Some(v)
 			}
@@ -9740,7 +10319,10 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -9767,7 +10349,7 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "uri")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9849,7 +10431,10 @@ func (x *DiffPathChange) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Path.DecodeWire(d); err != nil {
-				return wire.At(err, "path")
+				if err := d.Recover(wire.At(err, "path"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -9873,7 +10458,7 @@ func (x *DiffPathChange) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "path")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9936,7 +10521,10 @@ func (x *DiffPathPairChange) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.OldPath.DecodeWire(d); err != nil {
-				return wire.At(err, "oldPath")
+				if err := d.Recover(wire.At(err, "oldPath"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "path":
 			if seen[1] {
@@ -9944,7 +10532,10 @@ func (x *DiffPathPairChange) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Path.DecodeWire(d); err != nil {
-				return wire.At(err, "path")
+				if err := d.Recover(wire.At(err, "path"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -9971,7 +10562,7 @@ func (x *DiffPathPairChange) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "path")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10036,7 +10627,10 @@ func (x *PermissionOption) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.OptionID.DecodeWire(d); err != nil {
-				return wire.At(err, "optionId")
+				if err := d.Recover(wire.At(err, "optionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -10046,7 +10640,10 @@ func (x *PermissionOption) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -10056,7 +10653,10 @@ func (x *PermissionOption) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Kind.DecodeWire(d); err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[3] {
@@ -10064,7 +10664,10 @@ func (x *PermissionOption) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -10094,7 +10697,7 @@ func (x *PermissionOption) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "kind")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10266,7 +10869,10 @@ func (x *ElicitationSessionScope) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "toolCallId":
 			if seen[1] {
@@ -10275,14 +10881,21 @@ func (x *ElicitationSessionScope) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ToolCallID = wire.Null[ToolCallID]()
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "toolCallId")
+					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+						return err
+					}
+					x.ToolCallID = wire.Some(v)
+					continue
 				}
 				x.ToolCallID = wire.Some(v)
 			}
@@ -10308,7 +10921,7 @@ func (x *ElicitationSessionScope) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10381,7 +10994,10 @@ func (x *ElicitationRequestScope) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "requestId")
+					if err := d.Recover(wire.At(err, "requestId"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RequestID = v0
 			}
@@ -10407,7 +11023,7 @@ func (x *ElicitationRequestScope) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "requestId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10478,10 +11094,16 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "object" {
-				return wire.At(wire.ConstError(d.Offset(), "\"object\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"object\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "title":
 			if seen[1] {
@@ -10490,7 +11112,10 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -10499,7 +11124,11 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10512,7 +11141,10 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginObject(); err != nil {
-					return wire.At(err, "properties")
+					if err := d.Recover(wire.At(err, "properties"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				m0 := make(map[string]ElicitationPropertySchema)
 				for {
@@ -10531,7 +11163,11 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeElicitationPropertySchema(d)
 						if err != nil {
-							return wire.At(wire.At(err, k0), "properties")
+							if err := d.Recover(wire.At(wire.At(err, k0), "properties"), start, 1); err != nil {
+								return err
+							}
+							m0[k0] = e0
+							continue
 						}
 						e0 = v1
 					}
@@ -10546,7 +11182,10 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "required")
+				if err := d.Recover(wire.At(err, "required"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Required = wire.Null[[]string]()
@@ -10554,7 +11193,11 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "required")
+						if err := d.Recover(wire.At(err, "required"), start, 0); err != nil {
+							return err
+						}
+						x.Required = wire.Some(v)
+						continue
 					}
 					s1 := make([]string, 0)
 					for i1 := 0; ; i1++ {
@@ -10569,7 +11212,11 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "required")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "required"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -10586,7 +11233,10 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -10595,7 +11245,11 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10607,7 +11261,10 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -10634,7 +11291,7 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "properties")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10938,7 +11595,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -10947,7 +11607,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10960,7 +11624,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -10969,7 +11636,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10982,7 +11653,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "minLength")
+				if err := d.Recover(wire.At(err, "minLength"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MinLength = wire.Null[uint32]()
@@ -10991,7 +11665,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "minLength")
+						if err := d.Recover(wire.At(err, "minLength"), start, 0); err != nil {
+							return err
+						}
+						x.MinLength = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11004,7 +11682,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "maxLength")
+				if err := d.Recover(wire.At(err, "maxLength"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MaxLength = wire.Null[uint32]()
@@ -11013,7 +11694,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "maxLength")
+						if err := d.Recover(wire.At(err, "maxLength"), start, 0); err != nil {
+							return err
+						}
+						x.MaxLength = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11026,7 +11711,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "pattern")
+				if err := d.Recover(wire.At(err, "pattern"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Pattern = wire.Null[string]()
@@ -11035,7 +11723,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "pattern")
+						if err := d.Recover(wire.At(err, "pattern"), start, 0); err != nil {
+							return err
+						}
+						x.Pattern = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11048,14 +11740,21 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "format")
+				if err := d.Recover(wire.At(err, "format"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Format = wire.Null[StringFormat]()
 			} else {
 				var v StringFormat
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "format")
+					if err := d.Recover(wire.At(err, "format"), start, 0); err != nil {
+						return err
+					}
+					x.Format = wire.Some(v)
+					continue
 				}
 				x.Format = wire.Some(v)
 			}
@@ -11066,7 +11765,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "default")
+				if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Default = wire.Null[string]()
@@ -11075,7 +11777,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "default")
+						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+							return err
+						}
+						x.Default = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11088,7 +11794,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[7] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "enum")
+				if err := d.Recover(wire.At(err, "enum"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Enum = wire.Null[[]string]()
@@ -11096,7 +11805,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "enum")
+						if err := d.Recover(wire.At(err, "enum"), start, 0); err != nil {
+							return err
+						}
+						x.Enum = wire.Some(v)
+						continue
 					}
 					s1 := make([]string, 0)
 					for i1 := 0; ; i1++ {
@@ -11111,7 +11824,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "enum")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "enum"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -11128,7 +11845,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[8] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "oneOf")
+				if err := d.Recover(wire.At(err, "oneOf"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.OneOf = wire.Null[[]EnumOption]()
@@ -11136,7 +11856,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				var v []EnumOption
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "oneOf")
+						if err := d.Recover(wire.At(err, "oneOf"), start, 0); err != nil {
+							return err
+						}
+						x.OneOf = wire.Some(v)
+						continue
 					}
 					s1 := make([]EnumOption, 0)
 					for i1 := 0; ; i1++ {
@@ -11149,7 +11873,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 						}
 						var e1 EnumOption
 						if err := e1.DecodeWire(d); err != nil {
-							return wire.At(wire.AtIndex(err, i1), "oneOf")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "oneOf"), start, 1); err != nil {
+								return err
+							}
+							s1 = append(s1, e1)
+							continue
 						}
 						s1 = append(s1, e1)
 					}
@@ -11163,7 +11891,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[9] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -11411,7 +12142,10 @@ func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "const")
+					if err := d.Recover(wire.At(err, "const"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Const = v0
 			}
@@ -11423,7 +12157,10 @@ func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "title")
+					if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Title = v0
 			}
@@ -11434,7 +12171,10 @@ func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -11443,7 +12183,11 @@ func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11455,7 +12199,10 @@ func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -11482,7 +12229,7 @@ func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "title")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -11567,7 +12314,10 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -11576,7 +12326,11 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11589,7 +12343,10 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -11598,7 +12355,11 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11611,7 +12372,10 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "minimum")
+				if err := d.Recover(wire.At(err, "minimum"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Minimum = wire.Null[float64]()
@@ -11620,7 +12384,11 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "minimum")
+						if err := d.Recover(wire.At(err, "minimum"), start, 0); err != nil {
+							return err
+						}
+						x.Minimum = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11633,7 +12401,10 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "maximum")
+				if err := d.Recover(wire.At(err, "maximum"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Maximum = wire.Null[float64]()
@@ -11642,7 +12413,11 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "maximum")
+						if err := d.Recover(wire.At(err, "maximum"), start, 0); err != nil {
+							return err
+						}
+						x.Maximum = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11655,7 +12430,10 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "default")
+				if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Default = wire.Null[float64]()
@@ -11664,7 +12442,11 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "default")
+						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+							return err
+						}
+						x.Default = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11676,7 +12458,10 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -11807,7 +12592,10 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -11816,7 +12604,11 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11829,7 +12621,10 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -11838,7 +12633,11 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11851,7 +12650,10 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "minimum")
+				if err := d.Recover(wire.At(err, "minimum"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Minimum = wire.Null[int64]()
@@ -11860,7 +12662,11 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						return wire.At(err, "minimum")
+						if err := d.Recover(wire.At(err, "minimum"), start, 0); err != nil {
+							return err
+						}
+						x.Minimum = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11873,7 +12679,10 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "maximum")
+				if err := d.Recover(wire.At(err, "maximum"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Maximum = wire.Null[int64]()
@@ -11882,7 +12691,11 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						return wire.At(err, "maximum")
+						if err := d.Recover(wire.At(err, "maximum"), start, 0); err != nil {
+							return err
+						}
+						x.Maximum = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11895,7 +12708,10 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "default")
+				if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Default = wire.Null[int64]()
@@ -11904,7 +12720,11 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						return wire.At(err, "default")
+						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+							return err
+						}
+						x.Default = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11916,7 +12736,10 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -12047,7 +12870,10 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -12056,7 +12882,11 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -12069,7 +12899,10 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -12078,7 +12911,11 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -12091,7 +12928,10 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "default")
+				if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Default = wire.Null[bool]()
@@ -12100,7 +12940,11 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "default")
+						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+							return err
+						}
+						x.Default = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -12112,7 +12956,10 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -12227,7 +13074,10 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -12236,7 +13086,11 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -12249,7 +13103,10 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -12258,7 +13115,11 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -12271,7 +13132,10 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "minItems")
+				if err := d.Recover(wire.At(err, "minItems"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MinItems = wire.Null[uint64]()
@@ -12280,7 +13144,11 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "minItems")
+						if err := d.Recover(wire.At(err, "minItems"), start, 0); err != nil {
+							return err
+						}
+						x.MinItems = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -12293,7 +13161,10 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "maxItems")
+				if err := d.Recover(wire.At(err, "maxItems"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MaxItems = wire.Null[uint64]()
@@ -12302,7 +13173,11 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "maxItems")
+						if err := d.Recover(wire.At(err, "maxItems"), start, 0); err != nil {
+							return err
+						}
+						x.MaxItems = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -12316,7 +13191,10 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeMultiSelectItems(d)
 				if err != nil {
-					return wire.At(err, "items")
+					if err := d.Recover(wire.At(err, "items"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Items = v0
 			}
@@ -12327,7 +13205,10 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "default")
+				if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Default = wire.Null[[]string]()
@@ -12335,7 +13216,11 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "default")
+						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+							return err
+						}
+						x.Default = wire.Some(v)
+						continue
 					}
 					s1 := make([]string, 0)
 					for i1 := 0; ; i1++ {
@@ -12350,7 +13235,11 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "default")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "default"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -12366,7 +13255,10 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[6] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -12390,7 +13282,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "items")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12861,7 +13753,10 @@ func (x *StringMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "enum")
+					if err := d.Recover(wire.At(err, "enum"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -12876,7 +13771,11 @@ func (x *StringMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "enum")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "enum"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -12890,7 +13789,10 @@ func (x *StringMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -12914,7 +13816,7 @@ func (x *StringMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "enum")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12999,7 +13901,10 @@ func (x *MultiSelectItemsTitledMultiSelectItems) DecodeWire(d *wire.Decoder) err
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "anyOf")
+					if err := d.Recover(wire.At(err, "anyOf"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]EnumOption, 0)
 				for i0 := 0; ; i0++ {
@@ -13012,7 +13917,11 @@ func (x *MultiSelectItemsTitledMultiSelectItems) DecodeWire(d *wire.Decoder) err
 					}
 					var e0 EnumOption
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "anyOf")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "anyOf"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -13024,7 +13933,10 @@ func (x *MultiSelectItemsTitledMultiSelectItems) DecodeWire(d *wire.Decoder) err
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -13048,7 +13960,7 @@ func (x *MultiSelectItemsTitledMultiSelectItems) DecodeWire(d *wire.Decoder) err
 		missing = append(missing, "anyOf")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13135,7 +14047,10 @@ func (x *TitledMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "anyOf")
+					if err := d.Recover(wire.At(err, "anyOf"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]EnumOption, 0)
 				for i0 := 0; ; i0++ {
@@ -13148,7 +14063,11 @@ func (x *TitledMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 EnumOption
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "anyOf")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "anyOf"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -13160,7 +14079,10 @@ func (x *TitledMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -13184,7 +14106,7 @@ func (x *TitledMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "anyOf")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13441,7 +14363,10 @@ func (x *ElicitationFormModeElicitationSessionScope) DecodeWire(d *wire.Decoder)
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "toolCallId":
 			if seen[1] {
@@ -13450,14 +14375,21 @@ func (x *ElicitationFormModeElicitationSessionScope) DecodeWire(d *wire.Decoder)
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ToolCallID = wire.Null[ToolCallID]()
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "toolCallId")
+					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+						return err
+					}
+					x.ToolCallID = wire.Some(v)
+					continue
 				}
 				x.ToolCallID = wire.Some(v)
 			}
@@ -13483,7 +14415,7 @@ func (x *ElicitationFormModeElicitationSessionScope) DecodeWire(d *wire.Decoder)
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13558,7 +14490,10 @@ func (x *ElicitationFormModeElicitationRequestScope) DecodeWire(d *wire.Decoder)
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "requestId")
+					if err := d.Recover(wire.At(err, "requestId"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RequestID = v0
 			}
@@ -13584,7 +14519,7 @@ func (x *ElicitationFormModeElicitationRequestScope) DecodeWire(d *wire.Decoder)
 		missing = append(missing, "requestId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13865,7 +14800,10 @@ func (x *ElicitationURLModeElicitationSessionScope) DecodeWire(d *wire.Decoder) 
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "toolCallId":
 			if seen[1] {
@@ -13874,14 +14812,21 @@ func (x *ElicitationURLModeElicitationSessionScope) DecodeWire(d *wire.Decoder) 
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ToolCallID = wire.Null[ToolCallID]()
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "toolCallId")
+					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+						return err
+					}
+					x.ToolCallID = wire.Some(v)
+					continue
 				}
 				x.ToolCallID = wire.Some(v)
 			}
@@ -13907,7 +14852,7 @@ func (x *ElicitationURLModeElicitationSessionScope) DecodeWire(d *wire.Decoder) 
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13982,7 +14927,10 @@ func (x *ElicitationURLModeElicitationRequestScope) DecodeWire(d *wire.Decoder) 
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "requestId")
+					if err := d.Recover(wire.At(err, "requestId"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RequestID = v0
 			}
@@ -14008,7 +14956,7 @@ func (x *ElicitationURLModeElicitationRequestScope) DecodeWire(d *wire.Decoder) 
 		missing = append(missing, "requestId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -14125,7 +15073,10 @@ func (x *Implementation) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -14136,7 +15087,10 @@ func (x *Implementation) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -14145,7 +15099,11 @@ func (x *Implementation) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -14159,7 +15117,10 @@ func (x *Implementation) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "version")
+					if err := d.Recover(wire.At(err, "version"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Version = v0
 			}
@@ -14169,7 +15130,10 @@ func (x *Implementation) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -14196,7 +15160,7 @@ func (x *Implementation) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "version")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -14279,14 +15243,21 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "session")
+				if err := d.Recover(wire.At(err, "session"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Session = wire.Null[SessionCapabilities]()
 			} else {
 				var v SessionCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "session")
+					if err := d.Recover(wire.At(err, "session"), start, 0); err != nil {
+						return err
+					}
+					x.Session = wire.Some(v)
+					continue
 				}
 				x.Session = wire.Some(v)
 			}
@@ -14297,14 +15268,21 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "auth")
+				if err := d.Recover(wire.At(err, "auth"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Auth = wire.Null[AgentAuthCapabilities]()
 			} else {
 				var v AgentAuthCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "auth")
+					if err := d.Recover(wire.At(err, "auth"), start, 0); err != nil {
+						return err
+					}
+					x.Auth = wire.Some(v)
+					continue
 				}
 				x.Auth = wire.Some(v)
 			}
@@ -14314,7 +15292,10 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -14427,14 +15408,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "prompt")
+				if err := d.Recover(wire.At(err, "prompt"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Prompt = wire.Null[PromptCapabilities]()
 			} else {
 				var v PromptCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "prompt")
+					if err := d.Recover(wire.At(err, "prompt"), start, 0); err != nil {
+						return err
+					}
+					x.Prompt = wire.Some(v)
+					continue
 				}
 				x.Prompt = wire.Some(v)
 			}
@@ -14445,14 +15433,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mcp")
+				if err := d.Recover(wire.At(err, "mcp"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MCP = wire.Null[MCPCapabilities]()
 			} else {
 				var v MCPCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "mcp")
+					if err := d.Recover(wire.At(err, "mcp"), start, 0); err != nil {
+						return err
+					}
+					x.MCP = wire.Some(v)
+					continue
 				}
 				x.MCP = wire.Some(v)
 			}
@@ -14463,14 +15458,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "delete")
+				if err := d.Recover(wire.At(err, "delete"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Delete = wire.Null[SessionDeleteCapabilities]()
 			} else {
 				var v SessionDeleteCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "delete")
+					if err := d.Recover(wire.At(err, "delete"), start, 0); err != nil {
+						return err
+					}
+					x.Delete = wire.Some(v)
+					continue
 				}
 				x.Delete = wire.Some(v)
 			}
@@ -14481,14 +15483,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "additionalDirectories")
+				if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.AdditionalDirectories = wire.Null[SessionAdditionalDirectoriesCapabilities]()
 			} else {
 				var v SessionAdditionalDirectoriesCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "additionalDirectories")
+					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						return err
+					}
+					x.AdditionalDirectories = wire.Some(v)
+					continue
 				}
 				x.AdditionalDirectories = wire.Some(v)
 			}
@@ -14498,7 +15507,10 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -14635,14 +15647,21 @@ func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "image")
+				if err := d.Recover(wire.At(err, "image"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Image = wire.Null[PromptImageCapabilities]()
 			} else {
 				var v PromptImageCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "image")
+					if err := d.Recover(wire.At(err, "image"), start, 0); err != nil {
+						return err
+					}
+					x.Image = wire.Some(v)
+					continue
 				}
 				x.Image = wire.Some(v)
 			}
@@ -14653,14 +15672,21 @@ func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "audio")
+				if err := d.Recover(wire.At(err, "audio"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Audio = wire.Null[PromptAudioCapabilities]()
 			} else {
 				var v PromptAudioCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "audio")
+					if err := d.Recover(wire.At(err, "audio"), start, 0); err != nil {
+						return err
+					}
+					x.Audio = wire.Some(v)
+					continue
 				}
 				x.Audio = wire.Some(v)
 			}
@@ -14671,14 +15697,21 @@ func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "embeddedContext")
+				if err := d.Recover(wire.At(err, "embeddedContext"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.EmbeddedContext = wire.Null[PromptEmbeddedContextCapabilities]()
 			} else {
 				var v PromptEmbeddedContextCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "embeddedContext")
+					if err := d.Recover(wire.At(err, "embeddedContext"), start, 0); err != nil {
+						return err
+					}
+					x.EmbeddedContext = wire.Some(v)
+					continue
 				}
 				x.EmbeddedContext = wire.Some(v)
 			}
@@ -14688,7 +15721,10 @@ func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -14812,7 +15848,10 @@ func (x *PromptImageCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -14900,7 +15939,10 @@ func (x *PromptAudioCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -14988,7 +16030,10 @@ func (x *PromptEmbeddedContextCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -15077,14 +16122,21 @@ func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "stdio")
+				if err := d.Recover(wire.At(err, "stdio"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Stdio = wire.Null[MCPStdioCapabilities]()
 			} else {
 				var v MCPStdioCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "stdio")
+					if err := d.Recover(wire.At(err, "stdio"), start, 0); err != nil {
+						return err
+					}
+					x.Stdio = wire.Some(v)
+					continue
 				}
 				x.Stdio = wire.Some(v)
 			}
@@ -15095,14 +16147,21 @@ func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "http")
+				if err := d.Recover(wire.At(err, "http"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.HTTP = wire.Null[MCPHTTPCapabilities]()
 			} else {
 				var v MCPHTTPCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "http")
+					if err := d.Recover(wire.At(err, "http"), start, 0); err != nil {
+						return err
+					}
+					x.HTTP = wire.Some(v)
+					continue
 				}
 				x.HTTP = wire.Some(v)
 			}
@@ -15112,7 +16171,10 @@ func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -15224,7 +16286,10 @@ func (x *MCPStdioCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -15312,7 +16377,10 @@ func (x *MCPHTTPCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -15400,7 +16468,10 @@ func (x *SessionDeleteCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -15488,7 +16559,10 @@ func (x *SessionAdditionalDirectoriesCapabilities) DecodeWire(d *wire.Decoder) e
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -15576,7 +16650,10 @@ func (x *AgentAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -15804,7 +16881,10 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.MethodID.DecodeWire(d); err != nil {
-				return wire.At(err, "methodId")
+				if err := d.Recover(wire.At(err, "methodId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -15814,7 +16894,10 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -15825,7 +16908,10 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -15834,7 +16920,11 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -15847,7 +16937,13 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "args")
+					if err := d.Recover(wire.At(err, "args"), start, 0); err != nil {
+						return err
+					}
+					if x.Args == nil {
+						x.Args = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -15862,7 +16958,11 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "args")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "args"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -15877,7 +16977,13 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "env")
+					if err := d.Recover(wire.At(err, "env"), start, 0); err != nil {
+						return err
+					}
+					if x.Env == nil {
+						x.Env = []EnvVariable{}
+					}
+					continue
 				}
 				s0 := make([]EnvVariable, 0)
 				for i0 := 0; ; i0++ {
@@ -15890,7 +16996,11 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 EnvVariable
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "env")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "env"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -15902,7 +17012,10 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -15929,7 +17042,7 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "name")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16036,7 +17149,10 @@ func (x *EnvVariable) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -16048,7 +17164,10 @@ func (x *EnvVariable) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "value")
+					if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Value = v0
 			}
@@ -16058,7 +17177,10 @@ func (x *EnvVariable) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -16085,7 +17207,7 @@ func (x *EnvVariable) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "value")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16161,7 +17283,10 @@ func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.MethodID.DecodeWire(d); err != nil {
-				return wire.At(err, "methodId")
+				if err := d.Recover(wire.At(err, "methodId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -16171,7 +17296,10 @@ func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -16182,7 +17310,10 @@ func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -16191,7 +17322,11 @@ func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -16203,7 +17338,10 @@ func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -16230,7 +17368,7 @@ func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "name")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16314,7 +17452,10 @@ func (x *otherAuthMethod) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "type")
+					if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Type = v0
 			}
@@ -16324,7 +17465,10 @@ func (x *otherAuthMethod) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.MethodID.DecodeWire(d); err != nil {
-				return wire.At(err, "methodId")
+				if err := d.Recover(wire.At(err, "methodId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[2] {
@@ -16334,7 +17478,10 @@ func (x *otherAuthMethod) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -16366,7 +17513,7 @@ func (x *otherAuthMethod) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "name")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16572,10 +17719,16 @@ func (x *SessionConfigOptionSessionConfigSelect) DecodeWire(d *wire.Decoder) err
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "select" {
-				return wire.At(wire.ConstError(d.Offset(), "\"select\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"select\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "currentValue":
 			if seen[1] {
@@ -16583,7 +17736,10 @@ func (x *SessionConfigOptionSessionConfigSelect) DecodeWire(d *wire.Decoder) err
 			}
 			seen[1] = true
 			if err := x.CurrentValue.DecodeWire(d); err != nil {
-				return wire.At(err, "currentValue")
+				if err := d.Recover(wire.At(err, "currentValue"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "options":
 			if seen[2] {
@@ -16593,7 +17749,10 @@ func (x *SessionConfigOptionSessionConfigSelect) DecodeWire(d *wire.Decoder) err
 			{
 				v0, err := DecodeSessionConfigSelectOptions(d)
 				if err != nil {
-					return wire.At(err, "options")
+					if err := d.Recover(wire.At(err, "options"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Options = v0
 			}
@@ -16603,7 +17762,10 @@ func (x *SessionConfigOptionSessionConfigSelect) DecodeWire(d *wire.Decoder) err
 			}
 			seen[3] = true
 			if err := x.ConfigID.DecodeWire(d); err != nil {
-				return wire.At(err, "configId")
+				if err := d.Recover(wire.At(err, "configId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[4] {
@@ -16613,7 +17775,10 @@ func (x *SessionConfigOptionSessionConfigSelect) DecodeWire(d *wire.Decoder) err
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -16624,7 +17789,10 @@ func (x *SessionConfigOptionSessionConfigSelect) DecodeWire(d *wire.Decoder) err
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -16633,7 +17801,11 @@ func (x *SessionConfigOptionSessionConfigSelect) DecodeWire(d *wire.Decoder) err
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -16646,14 +17818,21 @@ func (x *SessionConfigOptionSessionConfigSelect) DecodeWire(d *wire.Decoder) err
 			seen[6] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "category")
+				if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Category = wire.Null[SessionConfigOptionCategory]()
 			} else {
 				var v SessionConfigOptionCategory
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "category")
+					if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+						return err
+					}
+					x.Category = wire.Some(v)
+					continue
 				}
 				x.Category = wire.Some(v)
 			}
@@ -16663,7 +17842,10 @@ func (x *SessionConfigOptionSessionConfigSelect) DecodeWire(d *wire.Decoder) err
 			}
 			seen[7] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -16699,7 +17881,7 @@ func (x *SessionConfigOptionSessionConfigSelect) DecodeWire(d *wire.Decoder) err
 		missing = append(missing, "name")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16925,7 +18107,10 @@ func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Value.DecodeWire(d); err != nil {
-				return wire.At(err, "value")
+				if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -16935,7 +18120,10 @@ func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -16946,7 +18134,10 @@ func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -16955,7 +18146,11 @@ func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -16967,7 +18162,10 @@ func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -16994,7 +18192,7 @@ func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "name")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -17057,6 +18255,7 @@ func (SessionConfigSelectOptionsSessionConfigSelectOptionsUngrouped) isSessionCo
 // DecodeWire decodes the value from d.
 func (x *SessionConfigSelectOptionsSessionConfigSelectOptionsUngrouped) DecodeWire(d *wire.Decoder) error {
 	var v []SessionConfigSelectOption
+	start := d.Offset()
 	{
 		if err := d.BeginArray(); err != nil {
 			return err
@@ -17072,7 +18271,11 @@ func (x *SessionConfigSelectOptionsSessionConfigSelectOptionsUngrouped) DecodeWi
 			}
 			var e1 SessionConfigSelectOption
 			if err := e1.DecodeWire(d); err != nil {
-				return wire.AtIndex(err, i1)
+				if err := d.Recover(wire.AtIndex(err, i1), start, 0); err != nil {
+					return err
+				}
+				s1 = append(s1, e1)
+				continue
 			}
 			s1 = append(s1, e1)
 		}
@@ -17145,7 +18348,10 @@ func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.GroupID.DecodeWire(d); err != nil {
-				return wire.At(err, "groupId")
+				if err := d.Recover(wire.At(err, "groupId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -17155,7 +18361,10 @@ func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -17166,7 +18375,10 @@ func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "options")
+					if err := d.Recover(wire.At(err, "options"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]SessionConfigSelectOption, 0)
 				for i0 := 0; ; i0++ {
@@ -17179,7 +18391,11 @@ func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 SessionConfigSelectOption
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "options")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "options"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -17191,7 +18407,10 @@ func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -17221,7 +18440,7 @@ func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "options")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -17332,6 +18551,7 @@ func (SessionConfigSelectOptionsSessionConfigSelectOptionsGrouped) isSessionConf
 // DecodeWire decodes the value from d.
 func (x *SessionConfigSelectOptionsSessionConfigSelectOptionsGrouped) DecodeWire(d *wire.Decoder) error {
 	var v []SessionConfigSelectGroup
+	start := d.Offset()
 	{
 		if err := d.BeginArray(); err != nil {
 			return err
@@ -17347,7 +18567,11 @@ func (x *SessionConfigSelectOptionsSessionConfigSelectOptionsGrouped) DecodeWire
 			}
 			var e1 SessionConfigSelectGroup
 			if err := e1.DecodeWire(d); err != nil {
-				return wire.AtIndex(err, i1)
+				if err := d.Recover(wire.AtIndex(err, i1), start, 0); err != nil {
+					return err
+				}
+				s1 = append(s1, e1)
+				continue
 			}
 			s1 = append(s1, e1)
 		}
@@ -17515,10 +18739,16 @@ func (x *SessionConfigOptionSessionConfigBoolean) DecodeWire(d *wire.Decoder) er
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "boolean" {
-				return wire.At(wire.ConstError(d.Offset(), "\"boolean\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"boolean\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "currentValue":
 			if seen[1] {
@@ -17528,7 +18758,10 @@ func (x *SessionConfigOptionSessionConfigBoolean) DecodeWire(d *wire.Decoder) er
 			{
 				v0, err := d.Bool()
 				if err != nil {
-					return wire.At(err, "currentValue")
+					if err := d.Recover(wire.At(err, "currentValue"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.CurrentValue = v0
 			}
@@ -17538,7 +18771,10 @@ func (x *SessionConfigOptionSessionConfigBoolean) DecodeWire(d *wire.Decoder) er
 			}
 			seen[2] = true
 			if err := x.ConfigID.DecodeWire(d); err != nil {
-				return wire.At(err, "configId")
+				if err := d.Recover(wire.At(err, "configId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[3] {
@@ -17548,7 +18784,10 @@ func (x *SessionConfigOptionSessionConfigBoolean) DecodeWire(d *wire.Decoder) er
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -17559,7 +18798,10 @@ func (x *SessionConfigOptionSessionConfigBoolean) DecodeWire(d *wire.Decoder) er
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -17568,7 +18810,11 @@ func (x *SessionConfigOptionSessionConfigBoolean) DecodeWire(d *wire.Decoder) er
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -17581,14 +18827,21 @@ func (x *SessionConfigOptionSessionConfigBoolean) DecodeWire(d *wire.Decoder) er
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "category")
+				if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Category = wire.Null[SessionConfigOptionCategory]()
 			} else {
 				var v SessionConfigOptionCategory
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "category")
+					if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+						return err
+					}
+					x.Category = wire.Some(v)
+					continue
 				}
 				x.Category = wire.Some(v)
 			}
@@ -17598,7 +18851,10 @@ func (x *SessionConfigOptionSessionConfigBoolean) DecodeWire(d *wire.Decoder) er
 			}
 			seen[6] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -17631,7 +18887,7 @@ func (x *SessionConfigOptionSessionConfigBoolean) DecodeWire(d *wire.Decoder) er
 		missing = append(missing, "name")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -17729,7 +18985,10 @@ func (x *otherSessionConfigOption) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ConfigID.DecodeWire(d); err != nil {
-				return wire.At(err, "configId")
+				if err := d.Recover(wire.At(err, "configId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -17739,7 +18998,10 @@ func (x *otherSessionConfigOption) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -17750,7 +19012,10 @@ func (x *otherSessionConfigOption) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -17759,7 +19024,11 @@ func (x *otherSessionConfigOption) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -17772,14 +19041,21 @@ func (x *otherSessionConfigOption) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "category")
+				if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Category = wire.Null[SessionConfigOptionCategory]()
 			} else {
 				var v SessionConfigOptionCategory
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "category")
+					if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+						return err
+					}
+					x.Category = wire.Some(v)
+					continue
 				}
 				x.Category = wire.Some(v)
 			}
@@ -17789,7 +19065,10 @@ func (x *otherSessionConfigOption) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "type":
 			if seen[5] {
@@ -17799,7 +19078,10 @@ func (x *otherSessionConfigOption) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "type")
+					if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Type = v0
 			}
@@ -17831,7 +19113,7 @@ func (x *otherSessionConfigOption) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "type")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -17934,7 +19216,10 @@ func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.CurrentValue.DecodeWire(d); err != nil {
-				return wire.At(err, "currentValue")
+				if err := d.Recover(wire.At(err, "currentValue"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "options":
 			if seen[1] {
@@ -17944,7 +19229,10 @@ func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeSessionConfigSelectOptions(d)
 				if err != nil {
-					return wire.At(err, "options")
+					if err := d.Recover(wire.At(err, "options"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Options = v0
 			}
@@ -17973,7 +19261,7 @@ func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "options")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -18047,7 +19335,10 @@ func (x *SessionConfigBoolean) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Bool()
 				if err != nil {
-					return wire.At(err, "currentValue")
+					if err := d.Recover(wire.At(err, "currentValue"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.CurrentValue = v0
 			}
@@ -18073,7 +19364,7 @@ func (x *SessionConfigBoolean) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "currentValue")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -18257,7 +19548,10 @@ func (x *Command) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -18269,7 +19563,10 @@ func (x *Command) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "description")
+					if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Description = v0
 			}
@@ -18280,7 +19577,10 @@ func (x *Command) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "input")
+				if err := d.Recover(wire.At(err, "input"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Input = wire.Null[AvailableCommandInput]()
@@ -18289,7 +19589,11 @@ func (x *Command) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeAvailableCommandInput(d)
 					if err != nil {
-						return wire.At(err, "input")
+						if err := d.Recover(wire.At(err, "input"), start, 0); err != nil {
+							return err
+						}
+						x.Input = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -18301,7 +19605,10 @@ func (x *Command) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -18328,7 +19635,7 @@ func (x *Command) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "description")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -18519,7 +19826,10 @@ func (x *TextCommandInput) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "hint")
+					if err := d.Recover(wire.At(err, "hint"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Hint = v0
 			}
@@ -18529,7 +19839,10 @@ func (x *TextCommandInput) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -18553,7 +19866,7 @@ func (x *TextCommandInput) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "hint")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -18627,7 +19940,10 @@ func (x *otherAvailableCommand) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "type")
+					if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Type = v0
 			}
@@ -18639,7 +19955,10 @@ func (x *otherAvailableCommand) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -18651,7 +19970,10 @@ func (x *otherAvailableCommand) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "description")
+					if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Description = v0
 			}
@@ -18683,7 +20005,7 @@ func (x *otherAvailableCommand) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "description")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -18758,7 +20080,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "cwd":
 			if seen[1] {
@@ -18766,7 +20091,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Cwd.DecodeWire(d); err != nil {
-				return wire.At(err, "cwd")
+				if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "additionalDirectories":
 			if seen[2] {
@@ -18775,7 +20103,13 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "additionalDirectories")
+					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						return err
+					}
+					if x.AdditionalDirectories == nil {
+						x.AdditionalDirectories = []AbsolutePath{}
+					}
+					continue
 				}
 				s0 := make([]AbsolutePath, 0)
 				for i0 := 0; ; i0++ {
@@ -18788,7 +20122,11 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 AbsolutePath
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "additionalDirectories"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -18801,7 +20139,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -18810,7 +20151,11 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -18823,7 +20168,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "updatedAt")
+				if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.UpdatedAt = wire.Null[string]()
@@ -18832,7 +20180,11 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "updatedAt")
+						if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+							return err
+						}
+						x.UpdatedAt = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -18844,7 +20196,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -18871,7 +20226,7 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "cwd")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -19255,7 +20610,10 @@ func (x *ErrorDataUnsupportedProtocolVersionErrorData) DecodeWire(d *wire.Decode
 			}
 			seen[0] = true
 			if err := x.Requested.DecodeWire(d); err != nil {
-				return wire.At(err, "requested")
+				if err := d.Recover(wire.At(err, "requested"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "supported":
 			if seen[1] {
@@ -19264,7 +20622,10 @@ func (x *ErrorDataUnsupportedProtocolVersionErrorData) DecodeWire(d *wire.Decode
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "supported")
+					if err := d.Recover(wire.At(err, "supported"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]ProtocolVersion, 0)
 				for i0 := 0; ; i0++ {
@@ -19277,7 +20638,11 @@ func (x *ErrorDataUnsupportedProtocolVersionErrorData) DecodeWire(d *wire.Decode
 					}
 					var e0 ProtocolVersion
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "supported")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "supported"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -19289,7 +20654,10 @@ func (x *ErrorDataUnsupportedProtocolVersionErrorData) DecodeWire(d *wire.Decode
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -19316,7 +20684,7 @@ func (x *ErrorDataUnsupportedProtocolVersionErrorData) DecodeWire(d *wire.Decode
 		missing = append(missing, "supported")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -19407,7 +20775,10 @@ func (x *ErrorDataSessionNotFoundErrorData) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -19415,7 +20786,10 @@ func (x *ErrorDataSessionNotFoundErrorData) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -19439,7 +20813,7 @@ func (x *ErrorDataSessionNotFoundErrorData) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -19511,7 +20885,10 @@ func (x *UnsupportedProtocolVersionErrorData) DecodeWire(d *wire.Decoder) error 
 			}
 			seen[0] = true
 			if err := x.Requested.DecodeWire(d); err != nil {
-				return wire.At(err, "requested")
+				if err := d.Recover(wire.At(err, "requested"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "supported":
 			if seen[1] {
@@ -19520,7 +20897,10 @@ func (x *UnsupportedProtocolVersionErrorData) DecodeWire(d *wire.Decoder) error 
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "supported")
+					if err := d.Recover(wire.At(err, "supported"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]ProtocolVersion, 0)
 				for i0 := 0; ; i0++ {
@@ -19533,7 +20913,11 @@ func (x *UnsupportedProtocolVersionErrorData) DecodeWire(d *wire.Decoder) error 
 					}
 					var e0 ProtocolVersion
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "supported")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "supported"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -19545,7 +20929,10 @@ func (x *UnsupportedProtocolVersionErrorData) DecodeWire(d *wire.Decoder) error 
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -19572,7 +20959,7 @@ func (x *UnsupportedProtocolVersionErrorData) DecodeWire(d *wire.Decoder) error 
 		missing = append(missing, "supported")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -19661,7 +21048,10 @@ func (x *SessionNotFoundErrorData) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -19669,7 +21059,10 @@ func (x *SessionNotFoundErrorData) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -19693,7 +21086,7 @@ func (x *SessionNotFoundErrorData) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -20224,7 +21617,10 @@ func (x *ContentChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.MessageID.DecodeWire(d); err != nil {
-				return wire.At(err, "messageId")
+				if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[1] {
@@ -20234,7 +21630,10 @@ func (x *ContentChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeContentBlock(d)
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -20244,7 +21643,10 @@ func (x *ContentChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -20271,7 +21673,7 @@ func (x *ContentChunk) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -20404,7 +21806,10 @@ func (x *UserMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.MessageID.DecodeWire(d); err != nil {
-				return wire.At(err, "messageId")
+				if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[1] {
@@ -20413,7 +21818,10 @@ func (x *UserMessage) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "content")
+				if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Content = wire.Null[[]ContentBlock]()
@@ -20421,7 +21829,11 @@ func (x *UserMessage) DecodeWire(d *wire.Decoder) error {
 				var v []ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "content")
+						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+							return err
+						}
+						x.Content = wire.Some(v)
+						continue
 					}
 					s1 := make([]ContentBlock, 0)
 					for i1 := 0; ; i1++ {
@@ -20436,7 +21848,11 @@ func (x *UserMessage) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeContentBlock(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "content")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -20452,7 +21868,10 @@ func (x *UserMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -20476,7 +21895,7 @@ func (x *UserMessage) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "messageId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -20620,7 +22039,10 @@ func (x *AgentMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.MessageID.DecodeWire(d); err != nil {
-				return wire.At(err, "messageId")
+				if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[1] {
@@ -20629,7 +22051,10 @@ func (x *AgentMessage) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "content")
+				if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Content = wire.Null[[]ContentBlock]()
@@ -20637,7 +22062,11 @@ func (x *AgentMessage) DecodeWire(d *wire.Decoder) error {
 				var v []ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "content")
+						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+							return err
+						}
+						x.Content = wire.Some(v)
+						continue
 					}
 					s1 := make([]ContentBlock, 0)
 					for i1 := 0; ; i1++ {
@@ -20652,7 +22081,11 @@ func (x *AgentMessage) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeContentBlock(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "content")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -20668,7 +22101,10 @@ func (x *AgentMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -20692,7 +22128,7 @@ func (x *AgentMessage) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "messageId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -20836,7 +22272,10 @@ func (x *AgentThought) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.MessageID.DecodeWire(d); err != nil {
-				return wire.At(err, "messageId")
+				if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[1] {
@@ -20845,7 +22284,10 @@ func (x *AgentThought) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "content")
+				if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Content = wire.Null[[]ContentBlock]()
@@ -20853,7 +22295,11 @@ func (x *AgentThought) DecodeWire(d *wire.Decoder) error {
 				var v []ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "content")
+						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+							return err
+						}
+						x.Content = wire.Some(v)
+						continue
 					}
 					s1 := make([]ContentBlock, 0)
 					for i1 := 0; ; i1++ {
@@ -20868,7 +22314,11 @@ func (x *AgentThought) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeContentBlock(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "content")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -20884,7 +22334,10 @@ func (x *AgentThought) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -20908,7 +22361,7 @@ func (x *AgentThought) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "messageId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -21002,10 +22455,16 @@ func (x *SessionUpdateStateUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "sessionUpdate")
+				if err := d.Recover(wire.At(err, "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "state_update" {
-				return wire.At(wire.ConstError(d.Offset(), "\"state_update\""), "sessionUpdate")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"state_update\""), "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -21029,7 +22488,7 @@ func (x *SessionUpdateStateUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionUpdate")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -21254,7 +22713,10 @@ func (x *RunningStateUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "background")
+				if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Background = wire.Null[[]BackgroundWork]()
@@ -21262,7 +22724,11 @@ func (x *RunningStateUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "background")
+						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+							return err
+						}
+						x.Background = wire.Some(v)
+						continue
 					}
 					s1 := make([]BackgroundWork, 0)
 					for i1 := 0; ; i1++ {
@@ -21277,7 +22743,11 @@ func (x *RunningStateUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "background")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -21293,7 +22763,10 @@ func (x *RunningStateUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -21524,7 +22997,10 @@ func (x *BackgroundTerminal) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
+				if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -21532,7 +23008,10 @@ func (x *BackgroundTerminal) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -21556,7 +23035,7 @@ func (x *BackgroundTerminal) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "terminalId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -21630,7 +23109,10 @@ func (x *BackgroundToolCall) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ToolCallID.DecodeWire(d); err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -21638,7 +23120,10 @@ func (x *BackgroundToolCall) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -21662,7 +23147,7 @@ func (x *BackgroundToolCall) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "toolCallId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -21737,14 +23222,21 @@ func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "stopReason")
+				if err := d.Recover(wire.At(err, "stopReason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.StopReason = wire.Null[IdleStopReason]()
 			} else {
 				var v IdleStopReason
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "stopReason")
+					if err := d.Recover(wire.At(err, "stopReason"), start, 0); err != nil {
+						return err
+					}
+					x.StopReason = wire.Some(v)
+					continue
 				}
 				x.StopReason = wire.Some(v)
 			}
@@ -21755,14 +23247,21 @@ func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "error")
+				if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Error = wire.Null[Error]()
 			} else {
 				var v Error
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "error")
+					if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+						return err
+					}
+					x.Error = wire.Some(v)
+					continue
 				}
 				x.Error = wire.Some(v)
 			}
@@ -21773,7 +23272,10 @@ func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "background")
+				if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Background = wire.Null[[]BackgroundWork]()
@@ -21781,7 +23283,11 @@ func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "background")
+						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+							return err
+						}
+						x.Background = wire.Some(v)
+						continue
 					}
 					s1 := make([]BackgroundWork, 0)
 					for i1 := 0; ; i1++ {
@@ -21796,7 +23302,11 @@ func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "background")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -21812,7 +23322,10 @@ func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -21999,7 +23512,10 @@ func (x *Error) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Code.DecodeWire(d); err != nil {
-				return wire.At(err, "code")
+				if err := d.Recover(wire.At(err, "code"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "message":
 			if seen[1] {
@@ -22009,7 +23525,10 @@ func (x *Error) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "message")
+					if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Message = v0
 			}
@@ -22021,7 +23540,10 @@ func (x *Error) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeErrorData(d)
 				if err != nil {
-					return wire.At(err, "data")
+					if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Data = v0
 			}
@@ -22050,7 +23572,7 @@ func (x *Error) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "message")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -22204,7 +23726,10 @@ func (x *RequiresActionStateUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "background")
+				if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Background = wire.Null[[]BackgroundWork]()
@@ -22212,7 +23737,11 @@ func (x *RequiresActionStateUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "background")
+						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+							return err
+						}
+						x.Background = wire.Some(v)
+						continue
 					}
 					s1 := make([]BackgroundWork, 0)
 					for i1 := 0; ; i1++ {
@@ -22227,7 +23756,11 @@ func (x *RequiresActionStateUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "background")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -22243,7 +23776,10 @@ func (x *RequiresActionStateUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -22352,7 +23888,10 @@ func (x *ToolCallContentChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ToolCallID.DecodeWire(d); err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[1] {
@@ -22362,7 +23901,10 @@ func (x *ToolCallContentChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeToolCallContent(d)
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -22372,7 +23914,10 @@ func (x *ToolCallContentChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -22399,7 +23944,7 @@ func (x *ToolCallContentChunk) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -22481,7 +24026,10 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
+				if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "command":
 			if seen[1] {
@@ -22490,7 +24038,10 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "command")
+				if err := d.Recover(wire.At(err, "command"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Command = wire.Null[string]()
@@ -22499,7 +24050,11 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "command")
+						if err := d.Recover(wire.At(err, "command"), start, 0); err != nil {
+							return err
+						}
+						x.Command = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -22512,14 +24067,21 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cwd")
+				if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cwd = wire.Null[AbsolutePath]()
 			} else {
 				var v AbsolutePath
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "cwd")
+					if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+						return err
+					}
+					x.Cwd = wire.Some(v)
+					continue
 				}
 				x.Cwd = wire.Some(v)
 			}
@@ -22530,14 +24092,21 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "output")
+				if err := d.Recover(wire.At(err, "output"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Output = wire.Null[TerminalOutput]()
 			} else {
 				var v TerminalOutput
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "output")
+					if err := d.Recover(wire.At(err, "output"), start, 0); err != nil {
+						return err
+					}
+					x.Output = wire.Some(v)
+					continue
 				}
 				x.Output = wire.Some(v)
 			}
@@ -22548,14 +24117,21 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "exitStatus")
+				if err := d.Recover(wire.At(err, "exitStatus"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ExitStatus = wire.Null[TerminalExitStatus]()
 			} else {
 				var v TerminalExitStatus
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "exitStatus")
+					if err := d.Recover(wire.At(err, "exitStatus"), start, 0); err != nil {
+						return err
+					}
+					x.ExitStatus = wire.Some(v)
+					continue
 				}
 				x.ExitStatus = wire.Some(v)
 			}
@@ -22566,14 +24142,21 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "size")
+				if err := d.Recover(wire.At(err, "size"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Size = wire.Null[TerminalSize]()
 			} else {
 				var v TerminalSize
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "size")
+					if err := d.Recover(wire.At(err, "size"), start, 0); err != nil {
+						return err
+					}
+					x.Size = wire.Some(v)
+					continue
 				}
 				x.Size = wire.Some(v)
 			}
@@ -22584,14 +24167,21 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "capabilities")
+				if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Capabilities = wire.Null[TerminalCapabilities]()
 			} else {
 				var v TerminalCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "capabilities")
+					if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+						return err
+					}
+					x.Capabilities = wire.Some(v)
+					continue
 				}
 				x.Capabilities = wire.Some(v)
 			}
@@ -22601,7 +24191,10 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[7] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -22625,7 +24218,7 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "terminalId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -22763,7 +24356,10 @@ func (x *TerminalOutput) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "data")
+					if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Data = v0
 			}
@@ -22773,7 +24369,10 @@ func (x *TerminalOutput) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -22797,7 +24396,7 @@ func (x *TerminalOutput) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "data")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -22870,7 +24469,10 @@ func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "exitCode")
+				if err := d.Recover(wire.At(err, "exitCode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ExitCode = wire.Null[int64]()
@@ -22879,7 +24481,11 @@ func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						return wire.At(err, "exitCode")
+						if err := d.Recover(wire.At(err, "exitCode"), start, 0); err != nil {
+							return err
+						}
+						x.ExitCode = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -22892,7 +24498,10 @@ func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "signal")
+				if err := d.Recover(wire.At(err, "signal"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Signal = wire.Null[string]()
@@ -22901,7 +24510,11 @@ func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "signal")
+						if err := d.Recover(wire.At(err, "signal"), start, 0); err != nil {
+							return err
+						}
+						x.Signal = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -22913,7 +24526,10 @@ func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -23019,7 +24635,10 @@ func (x *TerminalSize) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint32()
 				if err != nil {
-					return wire.At(err, "cols")
+					if err := d.Recover(wire.At(err, "cols"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Cols = v0
 			}
@@ -23031,7 +24650,10 @@ func (x *TerminalSize) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint32()
 				if err != nil {
-					return wire.At(err, "rows")
+					if err := d.Recover(wire.At(err, "rows"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Rows = v0
 			}
@@ -23041,7 +24663,10 @@ func (x *TerminalSize) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -23068,7 +24693,7 @@ func (x *TerminalSize) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "rows")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -23155,14 +24780,21 @@ func (x *TerminalCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cancel")
+				if err := d.Recover(wire.At(err, "cancel"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cancel = wire.Null[TerminalCancelCapabilities]()
 			} else {
 				var v TerminalCancelCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "cancel")
+					if err := d.Recover(wire.At(err, "cancel"), start, 0); err != nil {
+						return err
+					}
+					x.Cancel = wire.Some(v)
+					continue
 				}
 				x.Cancel = wire.Some(v)
 			}
@@ -23172,7 +24804,10 @@ func (x *TerminalCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -23272,7 +24907,10 @@ func (x *TerminalCancelCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -23362,7 +25000,10 @@ func (x *TerminalOutputChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
+				if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "data":
 			if seen[1] {
@@ -23372,7 +25013,10 @@ func (x *TerminalOutputChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "data")
+					if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Data = v0
 			}
@@ -23382,7 +25026,10 @@ func (x *TerminalOutputChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -23409,7 +25056,7 @@ func (x *TerminalOutputChunk) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "data")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -23487,7 +25134,10 @@ func (x *PlanUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodePlanUpdateContent(d)
 				if err != nil {
-					return wire.At(err, "plan")
+					if err := d.Recover(wire.At(err, "plan"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Plan = v0
 			}
@@ -23497,7 +25147,10 @@ func (x *PlanUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -23521,7 +25174,7 @@ func (x *PlanUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "plan")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -23718,7 +25371,10 @@ func (x *PlanItems) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.PlanID.DecodeWire(d); err != nil {
-				return wire.At(err, "planId")
+				if err := d.Recover(wire.At(err, "planId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "entries":
 			if seen[1] {
@@ -23727,7 +25383,10 @@ func (x *PlanItems) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "entries")
+					if err := d.Recover(wire.At(err, "entries"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]PlanEntry, 0)
 				for i0 := 0; ; i0++ {
@@ -23740,7 +25399,11 @@ func (x *PlanItems) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 PlanEntry
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "entries")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "entries"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -23752,7 +25415,10 @@ func (x *PlanItems) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -23779,7 +25445,7 @@ func (x *PlanItems) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "entries")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -23906,7 +25572,10 @@ func (x *PlanEntry) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -23916,7 +25585,10 @@ func (x *PlanEntry) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Priority.DecodeWire(d); err != nil {
-				return wire.At(err, "priority")
+				if err := d.Recover(wire.At(err, "priority"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "status":
 			if seen[2] {
@@ -23924,7 +25596,10 @@ func (x *PlanEntry) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Status.DecodeWire(d); err != nil {
-				return wire.At(err, "status")
+				if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[3] {
@@ -23932,7 +25607,10 @@ func (x *PlanEntry) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -23962,7 +25640,7 @@ func (x *PlanEntry) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "status")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -24150,7 +25828,10 @@ func (x *otherPlanUpdateContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "type")
+					if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Type = v0
 			}
@@ -24160,7 +25841,10 @@ func (x *otherPlanUpdateContent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.PlanID.DecodeWire(d); err != nil {
-				return wire.At(err, "planId")
+				if err := d.Recover(wire.At(err, "planId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -24187,7 +25871,7 @@ func (x *otherPlanUpdateContent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "planId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -24263,7 +25947,10 @@ func (x *AvailableCommandsUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "availableCommands")
+					if err := d.Recover(wire.At(err, "availableCommands"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]AvailableCommand, 0)
 				for i0 := 0; ; i0++ {
@@ -24278,7 +25965,11 @@ func (x *AvailableCommandsUpdate) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeAvailableCommand(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "availableCommands")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "availableCommands"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -24292,7 +25983,10 @@ func (x *AvailableCommandsUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -24316,7 +26010,7 @@ func (x *AvailableCommandsUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "availableCommands")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -24402,7 +26096,10 @@ func (x *ConfigOptionUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "configOptions")
+					if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]SessionConfigOption, 0)
 				for i0 := 0; ; i0++ {
@@ -24417,7 +26114,11 @@ func (x *ConfigOptionUpdate) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeSessionConfigOption(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "configOptions")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "configOptions"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -24431,7 +26132,10 @@ func (x *ConfigOptionUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -24455,7 +26159,7 @@ func (x *ConfigOptionUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "configOptions")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -24541,7 +26245,10 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -24550,7 +26257,11 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -24563,7 +26274,10 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "updatedAt")
+				if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.UpdatedAt = wire.Null[string]()
@@ -24572,7 +26286,11 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "updatedAt")
+						if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+							return err
+						}
+						x.UpdatedAt = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -24584,7 +26302,10 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -24692,7 +26413,10 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "used")
+					if err := d.Recover(wire.At(err, "used"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Used = v0
 			}
@@ -24704,7 +26428,10 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "size")
+					if err := d.Recover(wire.At(err, "size"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Size = v0
 			}
@@ -24715,14 +26442,21 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cost")
+				if err := d.Recover(wire.At(err, "cost"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cost = wire.Null[Cost]()
 			} else {
 				var v Cost
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "cost")
+					if err := d.Recover(wire.At(err, "cost"), start, 0); err != nil {
+						return err
+					}
+					x.Cost = wire.Some(v)
+					continue
 				}
 				x.Cost = wire.Some(v)
 			}
@@ -24732,7 +26466,10 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -24759,7 +26496,7 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "size")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -24847,7 +26584,10 @@ func (x *Cost) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Float64()
 				if err != nil {
-					return wire.At(err, "amount")
+					if err := d.Recover(wire.At(err, "amount"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Amount = v0
 			}
@@ -24859,7 +26599,10 @@ func (x *Cost) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "currency")
+					if err := d.Recover(wire.At(err, "currency"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Currency = v0
 			}
@@ -24869,7 +26612,10 @@ func (x *Cost) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -24896,7 +26642,7 @@ func (x *Cost) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "currency")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -24972,7 +26718,10 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Severity.DecodeWire(d); err != nil {
-				return wire.At(err, "severity")
+				if err := d.Recover(wire.At(err, "severity"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "title":
 			if seen[1] {
@@ -24982,7 +26731,10 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "title")
+					if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Title = v0
 			}
@@ -24993,7 +26745,10 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -25002,7 +26757,11 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -25014,7 +26773,10 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -25041,7 +26803,7 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "title")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -25185,7 +26947,10 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.CompactionID.DecodeWire(d); err != nil {
-				return wire.At(err, "compactionId")
+				if err := d.Recover(wire.At(err, "compactionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "status":
 			if seen[1] {
@@ -25193,7 +26958,10 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Status.DecodeWire(d); err != nil {
-				return wire.At(err, "status")
+				if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "summary":
 			if seen[2] {
@@ -25202,7 +26970,10 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "summary")
+				if err := d.Recover(wire.At(err, "summary"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Summary = wire.Null[[]ContentBlock]()
@@ -25210,7 +26981,11 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "summary")
+						if err := d.Recover(wire.At(err, "summary"), start, 0); err != nil {
+							return err
+						}
+						x.Summary = wire.Some(v)
+						continue
 					}
 					s1 := make([]ContentBlock, 0)
 					for i1 := 0; ; i1++ {
@@ -25225,7 +27000,11 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeContentBlock(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "summary")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "summary"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -25242,7 +27021,10 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "error")
+				if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Error = wire.Null[string]()
@@ -25251,7 +27033,11 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "error")
+						if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+							return err
+						}
+						x.Error = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -25263,7 +27049,10 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -25290,7 +27079,7 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "status")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -25489,7 +27278,10 @@ func (x *CompactionSummaryChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.CompactionID.DecodeWire(d); err != nil {
-				return wire.At(err, "compactionId")
+				if err := d.Recover(wire.At(err, "compactionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[1] {
@@ -25499,7 +27291,10 @@ func (x *CompactionSummaryChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeContentBlock(d)
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -25509,7 +27304,10 @@ func (x *CompactionSummaryChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -25536,7 +27334,7 @@ func (x *CompactionSummaryChunk) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -25617,14 +27415,21 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "auth")
+				if err := d.Recover(wire.At(err, "auth"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Auth = wire.Null[ClientAuthCapabilities]()
 			} else {
 				var v ClientAuthCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "auth")
+					if err := d.Recover(wire.At(err, "auth"), start, 0); err != nil {
+						return err
+					}
+					x.Auth = wire.Some(v)
+					continue
 				}
 				x.Auth = wire.Some(v)
 			}
@@ -25635,14 +27440,21 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "elicitation")
+				if err := d.Recover(wire.At(err, "elicitation"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Elicitation = wire.Null[ElicitationCapabilities]()
 			} else {
 				var v ElicitationCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "elicitation")
+					if err := d.Recover(wire.At(err, "elicitation"), start, 0); err != nil {
+						return err
+					}
+					x.Elicitation = wire.Some(v)
+					continue
 				}
 				x.Elicitation = wire.Some(v)
 			}
@@ -25652,7 +27464,10 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -25765,14 +27580,21 @@ func (x *ClientAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "terminal")
+				if err := d.Recover(wire.At(err, "terminal"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Terminal = wire.Null[TerminalAuthCapabilities]()
 			} else {
 				var v TerminalAuthCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "terminal")
+					if err := d.Recover(wire.At(err, "terminal"), start, 0); err != nil {
+						return err
+					}
+					x.Terminal = wire.Some(v)
+					continue
 				}
 				x.Terminal = wire.Some(v)
 			}
@@ -25782,7 +27604,10 @@ func (x *ClientAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -25882,7 +27707,10 @@ func (x *TerminalAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -25971,14 +27799,21 @@ func (x *ElicitationCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "form")
+				if err := d.Recover(wire.At(err, "form"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Form = wire.Null[ElicitationFormCapabilities]()
 			} else {
 				var v ElicitationFormCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "form")
+					if err := d.Recover(wire.At(err, "form"), start, 0); err != nil {
+						return err
+					}
+					x.Form = wire.Some(v)
+					continue
 				}
 				x.Form = wire.Some(v)
 			}
@@ -25989,14 +27824,21 @@ func (x *ElicitationCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "url")
+				if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.URL = wire.Null[ElicitationURLCapabilities]()
 			} else {
 				var v ElicitationURLCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "url")
+					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+						return err
+					}
+					x.URL = wire.Some(v)
+					continue
 				}
 				x.URL = wire.Some(v)
 			}
@@ -26006,7 +27848,10 @@ func (x *ElicitationCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -26118,7 +27963,10 @@ func (x *ElicitationFormCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -26206,7 +28054,10 @@ func (x *ElicitationURLCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -26420,7 +28271,10 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -26432,7 +28286,10 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "url")
+					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URL = v0
 			}
@@ -26443,7 +28300,13 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "headers")
+					if err := d.Recover(wire.At(err, "headers"), start, 0); err != nil {
+						return err
+					}
+					if x.Headers == nil {
+						x.Headers = []HTTPHeader{}
+					}
+					continue
 				}
 				s0 := make([]HTTPHeader, 0)
 				for i0 := 0; ; i0++ {
@@ -26456,7 +28319,11 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 HTTPHeader
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "headers")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "headers"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -26468,7 +28335,10 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -26495,7 +28365,7 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "url")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -26586,7 +28456,10 @@ func (x *HTTPHeader) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -26598,7 +28471,10 @@ func (x *HTTPHeader) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "value")
+					if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Value = v0
 			}
@@ -26608,7 +28484,10 @@ func (x *HTTPHeader) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -26635,7 +28514,7 @@ func (x *HTTPHeader) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "value")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -26713,7 +28592,10 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -26723,7 +28605,10 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Command.DecodeWire(d); err != nil {
-				return wire.At(err, "command")
+				if err := d.Recover(wire.At(err, "command"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "args":
 			if seen[2] {
@@ -26732,7 +28617,13 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "args")
+					if err := d.Recover(wire.At(err, "args"), start, 0); err != nil {
+						return err
+					}
+					if x.Args == nil {
+						x.Args = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -26747,7 +28638,11 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "args")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "args"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -26762,7 +28657,13 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "env")
+					if err := d.Recover(wire.At(err, "env"), start, 0); err != nil {
+						return err
+					}
+					if x.Env == nil {
+						x.Env = []EnvVariable{}
+					}
+					continue
 				}
 				s0 := make([]EnvVariable, 0)
 				for i0 := 0; ; i0++ {
@@ -26775,7 +28676,11 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 EnvVariable
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "env")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "env"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -26787,7 +28692,10 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -26814,7 +28722,7 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "command")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -27014,7 +28922,10 @@ func (x *ReplayFromStart) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -27226,7 +29137,10 @@ func (x *CancelledPermissionOutcome) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -27316,7 +29230,10 @@ func (x *SelectedPermissionOutcome) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.OptionID.DecodeWire(d); err != nil {
-				return wire.At(err, "optionId")
+				if err := d.Recover(wire.At(err, "optionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -27324,7 +29241,10 @@ func (x *SelectedPermissionOutcome) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -27348,7 +29268,7 @@ func (x *SelectedPermissionOutcome) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "optionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -27719,6 +29639,7 @@ func (ElicitationContentValueElicitationContentValueStringArray) isElicitationCo
 // DecodeWire decodes the value from d.
 func (x *ElicitationContentValueElicitationContentValueStringArray) DecodeWire(d *wire.Decoder) error {
 	var v []string
+	start := d.Offset()
 	{
 		if err := d.BeginArray(); err != nil {
 			return err
@@ -27736,7 +29657,11 @@ func (x *ElicitationContentValueElicitationContentValueStringArray) DecodeWire(d
 			{
 				v2, err := d.String()
 				if err != nil {
-					return wire.AtIndex(err, i1)
+					if err := d.Recover(wire.AtIndex(err, i1), start, 0); err != nil {
+						return err
+					}
+					s1 = append(s1, e1)
+					continue
 				}
 				e1 = v2
 			}
@@ -27804,7 +29729,10 @@ func (x *ElicitationAcceptAction) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "content")
+				if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Content = wire.Null[map[string]ElicitationContentValue]()
@@ -27812,7 +29740,11 @@ func (x *ElicitationAcceptAction) DecodeWire(d *wire.Decoder) error {
 				var v map[string]ElicitationContentValue
 				{
 					if err := d.BeginObject(); err != nil {
-						return wire.At(err, "content")
+						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+							return err
+						}
+						x.Content = wire.Some(v)
+						continue
 					}
 					m1 := make(map[string]ElicitationContentValue)
 					for {
@@ -27831,7 +29763,11 @@ func (x *ElicitationAcceptAction) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeElicitationContentValue(d)
 							if err != nil {
-								return wire.At(wire.At(err, k1), "content")
+								if err := d.Recover(wire.At(wire.At(err, k1), "content"), start, 1); err != nil {
+									return err
+								}
+								m1[k1] = e1
+								continue
 							}
 							e1 = v2
 						}
@@ -27941,7 +29877,10 @@ func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ElicitationID.DecodeWire(d); err != nil {
-				return wire.At(err, "elicitationId")
+				if err := d.Recover(wire.At(err, "elicitationId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -27949,7 +29888,10 @@ func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -27973,7 +29915,7 @@ func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "elicitationId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -28176,10 +30118,16 @@ func (x *CreateElicitationRequestElicitationFormMode) DecodeWire(d *wire.Decoder
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "mode")
+				if err := d.Recover(wire.At(err, "mode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "form" {
-				return wire.At(wire.ConstError(d.Offset(), "\"form\""), "mode")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"form\""), "mode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "requestedSchema":
 			if seen[1] {
@@ -28187,7 +30135,10 @@ func (x *CreateElicitationRequestElicitationFormMode) DecodeWire(d *wire.Decoder
 			}
 			seen[1] = true
 			if err := x.RequestedSchema.DecodeWire(d); err != nil {
-				return wire.At(err, "requestedSchema")
+				if err := d.Recover(wire.At(err, "requestedSchema"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "message":
 			if seen[2] {
@@ -28197,7 +30148,10 @@ func (x *CreateElicitationRequestElicitationFormMode) DecodeWire(d *wire.Decoder
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "message")
+					if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Message = v0
 			}
@@ -28207,7 +30161,10 @@ func (x *CreateElicitationRequestElicitationFormMode) DecodeWire(d *wire.Decoder
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -28237,7 +30194,7 @@ func (x *CreateElicitationRequestElicitationFormMode) DecodeWire(d *wire.Decoder
 		missing = append(missing, "message")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -28335,10 +30292,16 @@ func (x *CreateElicitationRequestElicitationURLMode) DecodeWire(d *wire.Decoder)
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "mode")
+				if err := d.Recover(wire.At(err, "mode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "url" {
-				return wire.At(wire.ConstError(d.Offset(), "\"url\""), "mode")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"url\""), "mode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "elicitationId":
 			if seen[1] {
@@ -28346,7 +30309,10 @@ func (x *CreateElicitationRequestElicitationURLMode) DecodeWire(d *wire.Decoder)
 			}
 			seen[1] = true
 			if err := x.ElicitationID.DecodeWire(d); err != nil {
-				return wire.At(err, "elicitationId")
+				if err := d.Recover(wire.At(err, "elicitationId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "url":
 			if seen[2] {
@@ -28356,7 +30322,10 @@ func (x *CreateElicitationRequestElicitationURLMode) DecodeWire(d *wire.Decoder)
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "url")
+					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URL = v0
 			}
@@ -28368,7 +30337,10 @@ func (x *CreateElicitationRequestElicitationURLMode) DecodeWire(d *wire.Decoder)
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "message")
+					if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Message = v0
 			}
@@ -28378,7 +30350,10 @@ func (x *CreateElicitationRequestElicitationURLMode) DecodeWire(d *wire.Decoder)
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -28411,7 +30386,7 @@ func (x *CreateElicitationRequestElicitationURLMode) DecodeWire(d *wire.Decoder)
 		missing = append(missing, "message")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -28506,7 +30481,10 @@ func (x *otherCreateElicitationRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "message")
+					if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Message = v0
 			}
@@ -28516,7 +30494,10 @@ func (x *otherCreateElicitationRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "mode":
 			if seen[2] {
@@ -28526,7 +30507,10 @@ func (x *otherCreateElicitationRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "mode")
+					if err := d.Recover(wire.At(err, "mode"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Mode = v0
 			}
@@ -28555,7 +30539,7 @@ func (x *otherCreateElicitationRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "mode")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -28783,10 +30767,16 @@ func (x *CreateElicitationResponseElicitationAcceptAction) DecodeWire(d *wire.De
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "action")
+				if err := d.Recover(wire.At(err, "action"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "accept" {
-				return wire.At(wire.ConstError(d.Offset(), "\"accept\""), "action")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"accept\""), "action"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[1] {
@@ -28795,7 +30785,10 @@ func (x *CreateElicitationResponseElicitationAcceptAction) DecodeWire(d *wire.De
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "content")
+				if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Content = wire.Null[map[string]ElicitationContentValue]()
@@ -28803,7 +30796,11 @@ func (x *CreateElicitationResponseElicitationAcceptAction) DecodeWire(d *wire.De
 				var v map[string]ElicitationContentValue
 				{
 					if err := d.BeginObject(); err != nil {
-						return wire.At(err, "content")
+						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+							return err
+						}
+						x.Content = wire.Some(v)
+						continue
 					}
 					m1 := make(map[string]ElicitationContentValue)
 					for {
@@ -28822,7 +30819,11 @@ func (x *CreateElicitationResponseElicitationAcceptAction) DecodeWire(d *wire.De
 						{
 							v2, err := DecodeElicitationContentValue(d)
 							if err != nil {
-								return wire.At(wire.At(err, k1), "content")
+								if err := d.Recover(wire.At(wire.At(err, k1), "content"), start, 1); err != nil {
+									return err
+								}
+								m1[k1] = e1
+								continue
 							}
 							e1 = v2
 						}
@@ -28838,7 +30839,10 @@ func (x *CreateElicitationResponseElicitationAcceptAction) DecodeWire(d *wire.De
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -28862,7 +30866,7 @@ func (x *CreateElicitationResponseElicitationAcceptAction) DecodeWire(d *wire.De
 		missing = append(missing, "action")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -28959,10 +30963,16 @@ func (x *CreateElicitationResponseDecline) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "action")
+				if err := d.Recover(wire.At(err, "action"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "decline" {
-				return wire.At(wire.ConstError(d.Offset(), "\"decline\""), "action")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"decline\""), "action"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -28970,7 +30980,10 @@ func (x *CreateElicitationResponseDecline) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -28994,7 +31007,7 @@ func (x *CreateElicitationResponseDecline) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "action")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -29069,10 +31082,16 @@ func (x *CreateElicitationResponseCancel) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "action")
+				if err := d.Recover(wire.At(err, "action"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "cancel" {
-				return wire.At(wire.ConstError(d.Offset(), "\"cancel\""), "action")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"cancel\""), "action"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -29080,7 +31099,10 @@ func (x *CreateElicitationResponseCancel) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -29104,7 +31126,7 @@ func (x *CreateElicitationResponseCancel) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "action")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -29176,7 +31198,10 @@ func (x *otherCreateElicitationResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "action":
 			if seen[1] {
@@ -29186,7 +31211,10 @@ func (x *otherCreateElicitationResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "action")
+					if err := d.Recover(wire.At(err, "action"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Action = v0
 			}
@@ -29212,7 +31240,7 @@ func (x *otherCreateElicitationResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "action")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -29291,7 +31319,10 @@ func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ProtocolVersion.DecodeWire(d); err != nil {
-				return wire.At(err, "protocolVersion")
+				if err := d.Recover(wire.At(err, "protocolVersion"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "info":
 			if seen[1] {
@@ -29299,7 +31330,10 @@ func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Info.DecodeWire(d); err != nil {
-				return wire.At(err, "info")
+				if err := d.Recover(wire.At(err, "info"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "capabilities":
 			if seen[2] {
@@ -29309,7 +31343,11 @@ func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(ClientCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "capabilities")
+					if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+						return err
+					}
+					x.Capabilities = v
+					continue
 				}
 				x.Capabilities = v
 			}
@@ -29319,7 +31357,10 @@ func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -29346,7 +31387,7 @@ func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "info")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -29436,7 +31477,10 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ProtocolVersion.DecodeWire(d); err != nil {
-				return wire.At(err, "protocolVersion")
+				if err := d.Recover(wire.At(err, "protocolVersion"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "info":
 			if seen[1] {
@@ -29444,7 +31488,10 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Info.DecodeWire(d); err != nil {
-				return wire.At(err, "info")
+				if err := d.Recover(wire.At(err, "info"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "capabilities":
 			if seen[2] {
@@ -29454,7 +31501,11 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(AgentCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "capabilities")
+					if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+						return err
+					}
+					x.Capabilities = v
+					continue
 				}
 				x.Capabilities = v
 			}
@@ -29465,7 +31516,13 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "authMethods")
+					if err := d.Recover(wire.At(err, "authMethods"), start, 0); err != nil {
+						return err
+					}
+					if x.AuthMethods == nil {
+						x.AuthMethods = []AuthMethod{}
+					}
+					continue
 				}
 				s0 := make([]AuthMethod, 0)
 				for i0 := 0; ; i0++ {
@@ -29480,7 +31537,11 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeAuthMethod(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "authMethods")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "authMethods"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -29494,7 +31555,10 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -29521,7 +31585,7 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "info")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -29823,10 +31887,16 @@ func (x *EnvelopeRequest) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "jsonrpc")
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "2.0" {
-				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "id":
 			if seen[1] {
@@ -29836,7 +31906,10 @@ func (x *EnvelopeRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -29848,7 +31921,10 @@ func (x *EnvelopeRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -29860,7 +31936,10 @@ func (x *EnvelopeRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Params = v0
 			}
@@ -29892,7 +31971,7 @@ func (x *EnvelopeRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -29973,10 +32052,16 @@ func (x *EnvelopeNotification) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "jsonrpc")
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "2.0" {
-				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "method":
 			if seen[1] {
@@ -29986,7 +32071,10 @@ func (x *EnvelopeNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -29998,7 +32086,10 @@ func (x *EnvelopeNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Params = v0
 			}
@@ -30007,12 +32098,15 @@ func (x *EnvelopeNotification) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "id")
 			}
 			seen[3] = true
-			return wire.At(&wire.Error{
+			if err := d.Recover(wire.At(&wire.Error{
 				Code:    wire.CodeUnknown,
 				Keyword: "false",
 				Msg:     "member \"id\" must be absent",
 				Offset:  d.Offset(),
-			}, "id")
+			}, "id"), start, 0); err != nil {
+				return err
+			}
+			continue
 		default:
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
@@ -30038,7 +32132,7 @@ func (x *EnvelopeNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -30110,10 +32204,16 @@ func (x *EnvelopeResponse) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "jsonrpc")
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "2.0" {
-				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "id":
 			if seen[1] {
@@ -30123,7 +32223,10 @@ func (x *EnvelopeResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -30135,7 +32238,10 @@ func (x *EnvelopeResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "result")
+					if err := d.Recover(wire.At(err, "result"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Result = v0
 			}
@@ -30147,7 +32253,11 @@ func (x *EnvelopeResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Error)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "error")
+					if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+						return err
+					}
+					x.Error = v
+					continue
 				}
 				x.Error = v
 			}
@@ -30176,7 +32286,7 @@ func (x *EnvelopeResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "id")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -30276,10 +32386,16 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "jsonrpc")
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "2.0" {
-				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "id":
 			if seen[1] {
@@ -30289,7 +32405,10 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -30301,7 +32420,10 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -30313,7 +32435,10 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Params = v0
 			}
@@ -30345,7 +32470,7 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -30424,10 +32549,16 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "jsonrpc")
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "2.0" {
-				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "method":
 			if seen[1] {
@@ -30437,7 +32568,10 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -30449,7 +32583,10 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Params = v0
 			}
@@ -30458,12 +32595,15 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "id")
 			}
 			seen[3] = true
-			return wire.At(&wire.Error{
+			if err := d.Recover(wire.At(&wire.Error{
 				Code:    wire.CodeUnknown,
 				Keyword: "false",
 				Msg:     "member \"id\" must be absent",
 				Offset:  d.Offset(),
-			}, "id")
+			}, "id"), start, 0); err != nil {
+				return err
+			}
+			continue
 		default:
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
@@ -30489,7 +32629,7 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -30559,10 +32699,16 @@ func (x *Response) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "jsonrpc")
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "2.0" {
-				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "id":
 			if seen[1] {
@@ -30572,7 +32718,10 @@ func (x *Response) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -30584,7 +32733,10 @@ func (x *Response) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "result")
+					if err := d.Recover(wire.At(err, "result"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Result = v0
 			}
@@ -30596,7 +32748,11 @@ func (x *Response) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Error)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "error")
+					if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+						return err
+					}
+					x.Error = v
+					continue
 				}
 				x.Error = v
 			}
@@ -30625,7 +32781,7 @@ func (x *Response) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "id")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -30724,7 +32880,10 @@ func (x *CancelSessionNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -30732,7 +32891,10 @@ func (x *CancelSessionNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -30756,7 +32918,7 @@ func (x *CancelSessionNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -30828,7 +32990,10 @@ func (x *CloseSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -30836,7 +33001,10 @@ func (x *CloseSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -30860,7 +33028,7 @@ func (x *CloseSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -30932,7 +33100,10 @@ func (x *CloseSessionResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -31020,7 +33191,10 @@ func (x *DeleteSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -31028,7 +33202,10 @@ func (x *DeleteSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -31052,7 +33229,7 @@ func (x *DeleteSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -31124,7 +33301,10 @@ func (x *DeleteSessionResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -31213,14 +33393,21 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cwd")
+				if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cwd = wire.Null[AbsolutePath]()
 			} else {
 				var v AbsolutePath
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "cwd")
+					if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+						return err
+					}
+					x.Cwd = wire.Some(v)
+					continue
 				}
 				x.Cwd = wire.Some(v)
 			}
@@ -31231,14 +33418,21 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cursor")
+				if err := d.Recover(wire.At(err, "cursor"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cursor = wire.Null[SessionListCursor]()
 			} else {
 				var v SessionListCursor
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "cursor")
+					if err := d.Recover(wire.At(err, "cursor"), start, 0); err != nil {
+						return err
+					}
+					x.Cursor = wire.Some(v)
+					continue
 				}
 				x.Cursor = wire.Some(v)
 			}
@@ -31248,7 +33442,10 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -31353,7 +33550,10 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "sessions")
+					if err := d.Recover(wire.At(err, "sessions"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]SessionInfo, 0)
 				for i0 := 0; ; i0++ {
@@ -31366,7 +33566,11 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 SessionInfo
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "sessions")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "sessions"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -31379,14 +33583,21 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "nextCursor")
+				if err := d.Recover(wire.At(err, "nextCursor"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.NextCursor = wire.Null[SessionListCursor]()
 			} else {
 				var v SessionListCursor
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "nextCursor")
+					if err := d.Recover(wire.At(err, "nextCursor"), start, 0); err != nil {
+						return err
+					}
+					x.NextCursor = wire.Some(v)
+					continue
 				}
 				x.NextCursor = wire.Some(v)
 			}
@@ -31396,7 +33607,10 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -31420,7 +33634,7 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessions")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -31511,7 +33725,10 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Cwd.DecodeWire(d); err != nil {
-				return wire.At(err, "cwd")
+				if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "additionalDirectories":
 			if seen[1] {
@@ -31520,7 +33737,13 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "additionalDirectories")
+					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						return err
+					}
+					if x.AdditionalDirectories == nil {
+						x.AdditionalDirectories = []AbsolutePath{}
+					}
+					continue
 				}
 				s0 := make([]AbsolutePath, 0)
 				for i0 := 0; ; i0++ {
@@ -31533,7 +33756,11 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 AbsolutePath
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "additionalDirectories"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -31546,7 +33773,13 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "mcpServers")
+					if err := d.Recover(wire.At(err, "mcpServers"), start, 0); err != nil {
+						return err
+					}
+					if x.MCPServers == nil {
+						x.MCPServers = []MCPServer{}
+					}
+					continue
 				}
 				s0 := make([]MCPServer, 0)
 				for i0 := 0; ; i0++ {
@@ -31561,7 +33794,11 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeMCPServer(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "mcpServers")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "mcpServers"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -31575,7 +33812,10 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -31599,7 +33839,7 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "cwd")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -31694,7 +33934,10 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "configOptions":
 			if seen[1] {
@@ -31703,7 +33946,13 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "configOptions")
+					if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+						return err
+					}
+					if x.ConfigOptions == nil {
+						x.ConfigOptions = []SessionConfigOption{}
+					}
+					continue
 				}
 				s0 := make([]SessionConfigOption, 0)
 				for i0 := 0; ; i0++ {
@@ -31718,7 +33967,11 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeSessionConfigOption(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "configOptions")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "configOptions"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -31733,7 +33986,13 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "availableCommands")
+					if err := d.Recover(wire.At(err, "availableCommands"), start, 0); err != nil {
+						return err
+					}
+					if x.AvailableCommands == nil {
+						x.AvailableCommands = []AvailableCommand{}
+					}
+					continue
 				}
 				s0 := make([]AvailableCommand, 0)
 				for i0 := 0; ; i0++ {
@@ -31748,7 +34007,11 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeAvailableCommand(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "availableCommands")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "availableCommands"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -31762,7 +34025,10 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -31786,7 +34052,7 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -31888,7 +34154,10 @@ func (x *PromptRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "prompt":
 			if seen[1] {
@@ -31897,7 +34166,10 @@ func (x *PromptRequest) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "prompt")
+					if err := d.Recover(wire.At(err, "prompt"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]ContentBlock, 0)
 				for i0 := 0; ; i0++ {
@@ -31912,7 +34184,11 @@ func (x *PromptRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeContentBlock(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "prompt")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "prompt"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -31926,7 +34202,10 @@ func (x *PromptRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -31953,7 +34232,7 @@ func (x *PromptRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "prompt")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -32041,7 +34320,10 @@ func (x *PromptResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.MessageID.DecodeWire(d); err != nil {
-				return wire.At(err, "messageId")
+				if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -32049,7 +34331,10 @@ func (x *PromptResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -32073,7 +34358,7 @@ func (x *PromptResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "messageId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -32145,7 +34430,10 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "title":
 			if seen[1] {
@@ -32155,7 +34443,10 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "title")
+					if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Title = v0
 			}
@@ -32166,7 +34457,10 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -32175,7 +34469,11 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -32188,7 +34486,10 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "subject")
+				if err := d.Recover(wire.At(err, "subject"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Subject = wire.Null[RequestPermissionSubject]()
@@ -32197,7 +34498,11 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeRequestPermissionSubject(d)
 					if err != nil {
-						return wire.At(err, "subject")
+						if err := d.Recover(wire.At(err, "subject"), start, 0); err != nil {
+							return err
+						}
+						x.Subject = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -32210,7 +34515,10 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "options")
+					if err := d.Recover(wire.At(err, "options"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]PermissionOption, 0)
 				for i0 := 0; ; i0++ {
@@ -32223,7 +34531,11 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 PermissionOption
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "options")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "options"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -32235,7 +34547,10 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -32265,7 +34580,7 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "options")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -32377,7 +34692,10 @@ func (x *RequestPermissionResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestPermissionOutcome(d)
 				if err != nil {
-					return wire.At(err, "outcome")
+					if err := d.Recover(wire.At(err, "outcome"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Outcome = v0
 			}
@@ -32387,7 +34705,10 @@ func (x *RequestPermissionResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -32411,7 +34732,7 @@ func (x *RequestPermissionResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "outcome")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -32489,7 +34810,10 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "cwd":
 			if seen[1] {
@@ -32497,7 +34821,10 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Cwd.DecodeWire(d); err != nil {
-				return wire.At(err, "cwd")
+				if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "additionalDirectories":
 			if seen[2] {
@@ -32506,7 +34833,13 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "additionalDirectories")
+					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						return err
+					}
+					if x.AdditionalDirectories == nil {
+						x.AdditionalDirectories = []AbsolutePath{}
+					}
+					continue
 				}
 				s0 := make([]AbsolutePath, 0)
 				for i0 := 0; ; i0++ {
@@ -32519,7 +34852,11 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 AbsolutePath
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "additionalDirectories"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -32532,7 +34869,13 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "mcpServers")
+					if err := d.Recover(wire.At(err, "mcpServers"), start, 0); err != nil {
+						return err
+					}
+					if x.MCPServers == nil {
+						x.MCPServers = []MCPServer{}
+					}
+					continue
 				}
 				s0 := make([]MCPServer, 0)
 				for i0 := 0; ; i0++ {
@@ -32547,7 +34890,11 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeMCPServer(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "mcpServers")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "mcpServers"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -32562,7 +34909,10 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "replayFrom")
+				if err := d.Recover(wire.At(err, "replayFrom"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ReplayFrom = wire.Null[ReplayFrom]()
@@ -32571,7 +34921,11 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeReplayFrom(d)
 					if err != nil {
-						return wire.At(err, "replayFrom")
+						if err := d.Recover(wire.At(err, "replayFrom"), start, 0); err != nil {
+							return err
+						}
+						x.ReplayFrom = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -32583,7 +34937,10 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -32610,7 +34967,7 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "cwd")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -32720,7 +35077,13 @@ func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "configOptions")
+					if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+						return err
+					}
+					if x.ConfigOptions == nil {
+						x.ConfigOptions = []SessionConfigOption{}
+					}
+					continue
 				}
 				s0 := make([]SessionConfigOption, 0)
 				for i0 := 0; ; i0++ {
@@ -32735,7 +35098,11 @@ func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeSessionConfigOption(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "configOptions")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "configOptions"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -32750,7 +35117,13 @@ func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "availableCommands")
+					if err := d.Recover(wire.At(err, "availableCommands"), start, 0); err != nil {
+						return err
+					}
+					if x.AvailableCommands == nil {
+						x.AvailableCommands = []AvailableCommand{}
+					}
+					continue
 				}
 				s0 := make([]AvailableCommand, 0)
 				for i0 := 0; ; i0++ {
@@ -32765,7 +35138,11 @@ func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeAvailableCommand(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "availableCommands")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "availableCommands"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -32779,7 +35156,10 @@ func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -33028,10 +35408,16 @@ func (x *SetSessionConfigOptionRequestID) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "id" {
-				return wire.At(wire.ConstError(d.Offset(), "\"id\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"id\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "sessionId":
 			if seen[1] {
@@ -33039,7 +35425,10 @@ func (x *SetSessionConfigOptionRequestID) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "configId":
 			if seen[2] {
@@ -33047,7 +35436,10 @@ func (x *SetSessionConfigOptionRequestID) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.ConfigID.DecodeWire(d); err != nil {
-				return wire.At(err, "configId")
+				if err := d.Recover(wire.At(err, "configId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[3] {
@@ -33055,7 +35447,10 @@ func (x *SetSessionConfigOptionRequestID) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "value":
 			if seen[4] {
@@ -33063,7 +35458,10 @@ func (x *SetSessionConfigOptionRequestID) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Value.DecodeWire(d); err != nil {
-				return wire.At(err, "value")
+				if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -33096,7 +35494,7 @@ func (x *SetSessionConfigOptionRequestID) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "value")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -33177,10 +35575,16 @@ func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "boolean" {
-				return wire.At(wire.ConstError(d.Offset(), "\"boolean\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"boolean\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "sessionId":
 			if seen[1] {
@@ -33188,7 +35592,10 @@ func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "configId":
 			if seen[2] {
@@ -33196,7 +35603,10 @@ func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error
 			}
 			seen[2] = true
 			if err := x.ConfigID.DecodeWire(d); err != nil {
-				return wire.At(err, "configId")
+				if err := d.Recover(wire.At(err, "configId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[3] {
@@ -33204,7 +35614,10 @@ func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "value":
 			if seen[4] {
@@ -33214,7 +35627,10 @@ func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error
 			{
 				v0, err := d.Bool()
 				if err != nil {
-					return wire.At(err, "value")
+					if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Value = v0
 			}
@@ -33249,7 +35665,7 @@ func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error
 		missing = append(missing, "value")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -33327,7 +35743,10 @@ func (x *otherSetSessionConfigOptionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "configId":
 			if seen[1] {
@@ -33335,7 +35754,10 @@ func (x *otherSetSessionConfigOptionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.ConfigID.DecodeWire(d); err != nil {
-				return wire.At(err, "configId")
+				if err := d.Recover(wire.At(err, "configId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[2] {
@@ -33343,7 +35765,10 @@ func (x *otherSetSessionConfigOptionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "type":
 			if seen[3] {
@@ -33353,7 +35778,10 @@ func (x *otherSetSessionConfigOptionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "type")
+					if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Type = v0
 			}
@@ -33365,7 +35793,10 @@ func (x *otherSetSessionConfigOptionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "value")
+					if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Value = v0
 			}
@@ -33400,7 +35831,7 @@ func (x *otherSetSessionConfigOptionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "value")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -33486,7 +35917,10 @@ func (x *SetSessionConfigOptionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "configOptions")
+					if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]SessionConfigOption, 0)
 				for i0 := 0; ; i0++ {
@@ -33501,7 +35935,11 @@ func (x *SetSessionConfigOptionResponse) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeSessionConfigOption(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "configOptions")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "configOptions"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -33515,7 +35953,10 @@ func (x *SetSessionConfigOptionResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -33539,7 +35980,7 @@ func (x *SetSessionConfigOptionResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "configOptions")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -33622,7 +36063,10 @@ func (x *UpdateSessionNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "update":
 			if seen[1] {
@@ -33632,7 +36076,10 @@ func (x *UpdateSessionNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeSessionUpdate(d)
 				if err != nil {
-					return wire.At(err, "update")
+					if err := d.Recover(wire.At(err, "update"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Update = v0
 			}
@@ -33642,7 +36089,10 @@ func (x *UpdateSessionNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -33669,7 +36119,7 @@ func (x *UpdateSessionNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "update")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -33749,7 +36199,10 @@ func (x *CancelTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "terminalId":
 			if seen[1] {
@@ -33757,7 +36210,10 @@ func (x *CancelTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
+				if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[2] {
@@ -33765,7 +36221,10 @@ func (x *CancelTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -33792,7 +36251,7 @@ func (x *CancelTerminalRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "terminalId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -33866,7 +36325,10 @@ func (x *CancelTerminalResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -33954,7 +36416,10 @@ func (x *CancelToolCallRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "toolCallId":
 			if seen[1] {
@@ -33962,7 +36427,10 @@ func (x *CancelToolCallRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.ToolCallID.DecodeWire(d); err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[2] {
@@ -33970,7 +36438,10 @@ func (x *CancelToolCallRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -33997,7 +36468,7 @@ func (x *CancelToolCallRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "toolCallId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -34071,7 +36542,10 @@ func (x *CancelToolCallResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {

@@ -924,7 +924,10 @@ func (x *Session) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "state":
 			if seen[1] {
@@ -932,7 +935,10 @@ func (x *Session) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.State.DecodeWire(d); err != nil {
-				return wire.At(err, "state")
+				if err := d.Recover(wire.At(err, "state"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "created_at":
 			if seen[2] {
@@ -940,7 +946,10 @@ func (x *Session) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.CreatedAt.DecodeWire(d); err != nil {
-				return wire.At(err, "created_at")
+				if err := d.Recover(wire.At(err, "created_at"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "last_activity_at":
 			if seen[3] {
@@ -950,7 +959,11 @@ func (x *Session) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Timestamp)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "last_activity_at")
+					if err := d.Recover(wire.At(err, "last_activity_at"), start, 0); err != nil {
+						return err
+					}
+					x.LastActivityAt = v
+					continue
 				}
 				x.LastActivityAt = v
 			}
@@ -960,7 +973,10 @@ func (x *Session) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Metadata.DecodeWire(d); err != nil {
-				return wire.At(err, "metadata")
+				if err := d.Recover(wire.At(err, "metadata"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "turn_count":
 			if seen[5] {
@@ -972,7 +988,11 @@ func (x *Session) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "turn_count")
+						if err := d.Recover(wire.At(err, "turn_count"), start, 0); err != nil {
+							return err
+						}
+						x.TurnCount = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1006,7 +1026,7 @@ func (x *Session) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "created_at")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -1096,7 +1116,10 @@ func (x *WorkspaceContext) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "root_path")
+					if err := d.Recover(wire.At(err, "root_path"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RootPath = v0
 			}
@@ -1110,7 +1133,11 @@ func (x *WorkspaceContext) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "name")
+						if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+							return err
+						}
+						x.Name = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1123,7 +1150,13 @@ func (x *WorkspaceContext) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "active_files")
+					if err := d.Recover(wire.At(err, "active_files"), start, 0); err != nil {
+						return err
+					}
+					if x.ActiveFiles == nil {
+						x.ActiveFiles = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -1138,7 +1171,11 @@ func (x *WorkspaceContext) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "active_files")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "active_files"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -1168,7 +1205,7 @@ func (x *WorkspaceContext) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "root_path")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -1247,7 +1284,11 @@ func (x *ModelPreferences) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "model_id")
+						if err := d.Recover(wire.At(err, "model_id"), start, 0); err != nil {
+							return err
+						}
+						x.ModelID = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1263,7 +1304,11 @@ func (x *ModelPreferences) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "temperature")
+						if err := d.Recover(wire.At(err, "temperature"), start, 0); err != nil {
+							return err
+						}
+						x.Temperature = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1279,7 +1324,11 @@ func (x *ModelPreferences) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "max_tokens")
+						if err := d.Recover(wire.At(err, "max_tokens"), start, 0); err != nil {
+							return err
+						}
+						x.MaxTokens = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1509,10 +1558,16 @@ func (x *TextContent) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "text" {
-				return wire.At(wire.ConstError(d.Offset(), "\"text\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"text\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "text":
 			if seen[1] {
@@ -1522,7 +1577,10 @@ func (x *TextContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "text")
+					if err := d.Recover(wire.At(err, "text"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Text = v0
 			}
@@ -1551,7 +1609,7 @@ func (x *TextContent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "text")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -1619,10 +1677,16 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "image" {
-				return wire.At(wire.ConstError(d.Offset(), "\"image\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"image\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "data":
 			if seen[1] {
@@ -1632,7 +1696,10 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "data")
+					if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Data = v0
 			}
@@ -1644,7 +1711,10 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "mime_type")
+					if err := d.Recover(wire.At(err, "mime_type"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.MIMEType = v0
 			}
@@ -1658,7 +1728,11 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "is_url")
+						if err := d.Recover(wire.At(err, "is_url"), start, 0); err != nil {
+							return err
+						}
+						x.IsURL = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1692,7 +1766,7 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "mime_type")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -1766,10 +1840,16 @@ func (x *ContextContent) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "context" {
-				return wire.At(wire.ConstError(d.Offset(), "\"context\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"context\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "path":
 			if seen[1] {
@@ -1779,7 +1859,10 @@ func (x *ContextContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "path")
+					if err := d.Recover(wire.At(err, "path"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Path = v0
 			}
@@ -1791,7 +1874,10 @@ func (x *ContextContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -1805,7 +1891,11 @@ func (x *ContextContent) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "language")
+						if err := d.Recover(wire.At(err, "language"), start, 0); err != nil {
+							return err
+						}
+						x.Language = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1839,7 +1929,7 @@ func (x *ContextContent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -1912,7 +2002,10 @@ func (x *ToolCallRecord) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -1924,7 +2017,10 @@ func (x *ToolCallRecord) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -1936,7 +2032,10 @@ func (x *ToolCallRecord) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "arguments")
+					if err := d.Recover(wire.At(err, "arguments"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Arguments = v0
 			}
@@ -1948,7 +2047,10 @@ func (x *ToolCallRecord) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "result")
+					if err := d.Recover(wire.At(err, "result"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Result = v0
 			}
@@ -1958,7 +2060,10 @@ func (x *ToolCallRecord) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
+				if err := d.Recover(wire.At(err, "timestamp"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -1991,7 +2096,7 @@ func (x *ToolCallRecord) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "timestamp")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -2064,7 +2169,10 @@ func (x *ConversationTurn) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.TurnID.DecodeWire(d); err != nil {
-				return wire.At(err, "turn_id")
+				if err := d.Recover(wire.At(err, "turn_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "prompt":
 			if seen[1] {
@@ -2073,7 +2181,10 @@ func (x *ConversationTurn) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "prompt")
+					if err := d.Recover(wire.At(err, "prompt"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]PromptContent, 0)
 				for i0 := 0; ; i0++ {
@@ -2088,7 +2199,11 @@ func (x *ConversationTurn) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodePromptContent(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "prompt")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "prompt"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -2106,7 +2221,11 @@ func (x *ConversationTurn) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "response")
+						if err := d.Recover(wire.At(err, "response"), start, 0); err != nil {
+							return err
+						}
+						x.Response = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -2119,7 +2238,13 @@ func (x *ConversationTurn) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "tool_calls")
+					if err := d.Recover(wire.At(err, "tool_calls"), start, 0); err != nil {
+						return err
+					}
+					if x.ToolCalls == nil {
+						x.ToolCalls = []ToolCallRecord{}
+					}
+					continue
 				}
 				s0 := make([]ToolCallRecord, 0)
 				for i0 := 0; ; i0++ {
@@ -2132,7 +2257,11 @@ func (x *ConversationTurn) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 ToolCallRecord
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "tool_calls")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "tool_calls"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -2144,7 +2273,10 @@ func (x *ConversationTurn) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
+				if err := d.Recover(wire.At(err, "timestamp"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -2174,7 +2306,7 @@ func (x *ConversationTurn) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "timestamp")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -2274,7 +2406,10 @@ func (x *PermissionOption) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -2286,7 +2421,10 @@ func (x *PermissionOption) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "label")
+					if err := d.Recover(wire.At(err, "label"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Label = v0
 			}
@@ -2300,7 +2438,11 @@ func (x *PermissionOption) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -2331,7 +2473,7 @@ func (x *PermissionOption) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "label")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -2402,7 +2544,10 @@ func (x *ToolExecutionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "request_id")
+					if err := d.Recover(wire.At(err, "request_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RequestID = v0
 			}
@@ -2412,7 +2557,10 @@ func (x *ToolExecutionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.ToolCall.DecodeWire(d); err != nil {
-				return wire.At(err, "tool_call")
+				if err := d.Recover(wire.At(err, "tool_call"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -2439,7 +2587,7 @@ func (x *ToolExecutionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "tool_call")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -2706,10 +2854,16 @@ func (x *EnvelopeRequest) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "jsonrpc")
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "2.0" {
-				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "id":
 			if seen[1] {
@@ -2719,7 +2873,10 @@ func (x *EnvelopeRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -2731,7 +2888,10 @@ func (x *EnvelopeRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -2743,7 +2903,10 @@ func (x *EnvelopeRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Params = v0
 			}
@@ -2775,7 +2938,7 @@ func (x *EnvelopeRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -3015,10 +3178,16 @@ func (x *EnvelopeNotification) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "jsonrpc")
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "2.0" {
-				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "method":
 			if seen[1] {
@@ -3028,7 +3197,10 @@ func (x *EnvelopeNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -3040,7 +3212,10 @@ func (x *EnvelopeNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Params = v0
 			}
@@ -3049,12 +3224,15 @@ func (x *EnvelopeNotification) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "id")
 			}
 			seen[3] = true
-			return wire.At(&wire.Error{
+			if err := d.Recover(wire.At(&wire.Error{
 				Code:    wire.CodeUnknown,
 				Keyword: "false",
 				Msg:     "member \"id\" must be absent",
 				Offset:  d.Offset(),
-			}, "id")
+			}, "id"), start, 0); err != nil {
+				return err
+			}
+			continue
 		default:
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
@@ -3080,7 +3258,7 @@ func (x *EnvelopeNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -3152,10 +3330,16 @@ func (x *EnvelopeResponse) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "jsonrpc")
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "2.0" {
-				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "id":
 			if seen[1] {
@@ -3165,7 +3349,10 @@ func (x *EnvelopeResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -3177,7 +3364,10 @@ func (x *EnvelopeResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "result")
+					if err := d.Recover(wire.At(err, "result"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Result = v0
 			}
@@ -3189,7 +3379,11 @@ func (x *EnvelopeResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Error)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "error")
+					if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+						return err
+					}
+					x.Error = v
+					continue
 				}
 				x.Error = v
 			}
@@ -3218,7 +3412,7 @@ func (x *EnvelopeResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "id")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -3319,7 +3513,10 @@ func (x *Error) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Int32()
 				if err != nil {
-					return wire.At(err, "code")
+					if err := d.Recover(wire.At(err, "code"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Code = v0
 			}
@@ -3331,7 +3528,10 @@ func (x *Error) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "message")
+					if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Message = v0
 			}
@@ -3343,7 +3543,10 @@ func (x *Error) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "data")
+					if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Data = v0
 			}
@@ -3372,7 +3575,7 @@ func (x *Error) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "message")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -3442,10 +3645,16 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "jsonrpc")
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "2.0" {
-				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "id":
 			if seen[1] {
@@ -3455,7 +3664,10 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -3467,7 +3679,10 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -3479,7 +3694,10 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Params = v0
 			}
@@ -3511,7 +3729,7 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -3590,10 +3808,16 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "jsonrpc")
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "2.0" {
-				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "method":
 			if seen[1] {
@@ -3603,7 +3827,10 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -3615,7 +3842,10 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Params = v0
 			}
@@ -3624,12 +3854,15 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "id")
 			}
 			seen[3] = true
-			return wire.At(&wire.Error{
+			if err := d.Recover(wire.At(&wire.Error{
 				Code:    wire.CodeUnknown,
 				Keyword: "false",
 				Msg:     "member \"id\" must be absent",
 				Offset:  d.Offset(),
-			}, "id")
+			}, "id"), start, 0); err != nil {
+				return err
+			}
+			continue
 		default:
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
@@ -3655,7 +3888,7 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -3725,10 +3958,16 @@ func (x *Response) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "jsonrpc")
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "2.0" {
-				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "id":
 			if seen[1] {
@@ -3738,7 +3977,10 @@ func (x *Response) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -3750,7 +3992,10 @@ func (x *Response) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "result")
+					if err := d.Recover(wire.At(err, "result"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Result = v0
 			}
@@ -3762,7 +4007,11 @@ func (x *Response) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Error)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "error")
+					if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+						return err
+					}
+					x.Error = v
+					continue
 				}
 				x.Error = v
 			}
@@ -3791,7 +4040,7 @@ func (x *Response) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "id")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -3892,7 +4141,10 @@ func (x *ToolExecutionResult) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "request_id")
+					if err := d.Recover(wire.At(err, "request_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RequestID = v0
 			}
@@ -3904,7 +4156,10 @@ func (x *ToolExecutionResult) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "tool_call_id")
+					if err := d.Recover(wire.At(err, "tool_call_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ToolCallID = v0
 			}
@@ -3916,7 +4171,10 @@ func (x *ToolExecutionResult) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "output")
+					if err := d.Recover(wire.At(err, "output"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Output = v0
 			}
@@ -3928,7 +4186,10 @@ func (x *ToolExecutionResult) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Bool()
 				if err != nil {
-					return wire.At(err, "success")
+					if err := d.Recover(wire.At(err, "success"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Success = v0
 			}
@@ -3942,7 +4203,11 @@ func (x *ToolExecutionResult) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "error")
+						if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+							return err
+						}
+						x.Error = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -3979,7 +4244,7 @@ func (x *ToolExecutionResult) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "success")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -4052,7 +4317,10 @@ func (x *SessionCancelParams) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "turn_id":
 			if seen[1] {
@@ -4062,7 +4330,11 @@ func (x *SessionCancelParams) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(TurnID)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "turn_id")
+					if err := d.Recover(wire.At(err, "turn_id"), start, 0); err != nil {
+						return err
+					}
+					x.TurnID = v
+					continue
 				}
 				x.TurnID = v
 			}
@@ -4088,7 +4360,7 @@ func (x *SessionCancelParams) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "session_id")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -4155,7 +4427,10 @@ func (x *SessionLoadParams) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -4179,7 +4454,7 @@ func (x *SessionLoadParams) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "session_id")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -4242,7 +4517,10 @@ func (x *SessionLoadResult) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Session.DecodeWire(d); err != nil {
-				return wire.At(err, "session")
+				if err := d.Recover(wire.At(err, "session"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "history":
 			if seen[1] {
@@ -4251,7 +4529,13 @@ func (x *SessionLoadResult) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "history")
+					if err := d.Recover(wire.At(err, "history"), start, 0); err != nil {
+						return err
+					}
+					if x.History == nil {
+						x.History = []ConversationTurn{}
+					}
+					continue
 				}
 				s0 := make([]ConversationTurn, 0)
 				for i0 := 0; ; i0++ {
@@ -4264,7 +4548,11 @@ func (x *SessionLoadResult) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 ConversationTurn
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "history")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "history"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -4292,7 +4580,7 @@ func (x *SessionLoadResult) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "session")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -4375,7 +4663,10 @@ func (x *SessionNewParams) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Metadata.DecodeWire(d); err != nil {
-				return wire.At(err, "metadata")
+				if err := d.Recover(wire.At(err, "metadata"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "workspace":
 			if seen[1] {
@@ -4385,7 +4676,11 @@ func (x *SessionNewParams) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(WorkspaceContext)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "workspace")
+					if err := d.Recover(wire.At(err, "workspace"), start, 0); err != nil {
+						return err
+					}
+					x.Workspace = v
+					continue
 				}
 				x.Workspace = v
 			}
@@ -4397,7 +4692,11 @@ func (x *SessionNewParams) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(ModelPreferences)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "model_preferences")
+					if err := d.Recover(wire.At(err, "model_preferences"), start, 0); err != nil {
+						return err
+					}
+					x.ModelPreferences = v
+					continue
 				}
 				x.ModelPreferences = v
 			}
@@ -4503,7 +4802,10 @@ func (x *SessionNewResult) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "state":
 			if seen[1] {
@@ -4511,7 +4813,10 @@ func (x *SessionNewResult) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.State.DecodeWire(d); err != nil {
-				return wire.At(err, "state")
+				if err := d.Recover(wire.At(err, "state"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -4538,7 +4843,7 @@ func (x *SessionNewResult) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "state")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -4608,7 +4913,10 @@ func (x *SessionPromptParams) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[1] {
@@ -4617,7 +4925,10 @@ func (x *SessionPromptParams) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]PromptContent, 0)
 				for i0 := 0; ; i0++ {
@@ -4632,7 +4943,11 @@ func (x *SessionPromptParams) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodePromptContent(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "content")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "content"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -4646,7 +4961,10 @@ func (x *SessionPromptParams) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Metadata.DecodeWire(d); err != nil {
-				return wire.At(err, "metadata")
+				if err := d.Recover(wire.At(err, "metadata"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -4673,7 +4991,7 @@ func (x *SessionPromptParams) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -4758,7 +5076,10 @@ func (x *SessionPromptResult) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.TurnID.DecodeWire(d); err != nil {
-				return wire.At(err, "turn_id")
+				if err := d.Recover(wire.At(err, "turn_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "response":
 			if seen[1] {
@@ -4770,7 +5091,11 @@ func (x *SessionPromptResult) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "response")
+						if err := d.Recover(wire.At(err, "response"), start, 0); err != nil {
+							return err
+						}
+						x.Response = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -4783,7 +5108,13 @@ func (x *SessionPromptResult) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "tool_calls")
+					if err := d.Recover(wire.At(err, "tool_calls"), start, 0); err != nil {
+						return err
+					}
+					if x.ToolCalls == nil {
+						x.ToolCalls = []ToolCallRecord{}
+					}
+					continue
 				}
 				s0 := make([]ToolCallRecord, 0)
 				for i0 := 0; ; i0++ {
@@ -4796,7 +5127,11 @@ func (x *SessionPromptResult) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 ToolCallRecord
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "tool_calls")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "tool_calls"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -4808,7 +5143,10 @@ func (x *SessionPromptResult) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Status.DecodeWire(d); err != nil {
-				return wire.At(err, "status")
+				if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -4835,7 +5173,7 @@ func (x *SessionPromptResult) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "status")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -4924,7 +5262,10 @@ func (x *RequestPermissionParams) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "toolCall":
 			if seen[1] {
@@ -4932,7 +5273,10 @@ func (x *RequestPermissionParams) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.ToolCall.DecodeWire(d); err != nil {
-				return wire.At(err, "toolCall")
+				if err := d.Recover(wire.At(err, "toolCall"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "options":
 			if seen[2] {
@@ -4941,7 +5285,10 @@ func (x *RequestPermissionParams) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "options")
+					if err := d.Recover(wire.At(err, "options"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]PermissionOption, 0)
 				for i0 := 0; ; i0++ {
@@ -4954,7 +5301,11 @@ func (x *RequestPermissionParams) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 PermissionOption
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "options")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "options"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -4988,7 +5339,7 @@ func (x *RequestPermissionParams) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "options")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -5190,10 +5541,16 @@ func (x *PermissionSelected) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "outcome")
+				if err := d.Recover(wire.At(err, "outcome"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "selected" {
-				return wire.At(wire.ConstError(d.Offset(), "\"selected\""), "outcome")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"selected\""), "outcome"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "option_id":
 			if seen[1] {
@@ -5203,7 +5560,10 @@ func (x *PermissionSelected) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "option_id")
+					if err := d.Recover(wire.At(err, "option_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.OptionID = v0
 			}
@@ -5232,7 +5592,7 @@ func (x *PermissionSelected) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "option_id")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -5300,10 +5660,16 @@ func (x *PermissionCancelled) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "outcome")
+				if err := d.Recover(wire.At(err, "outcome"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "cancelled" {
-				return wire.At(wire.ConstError(d.Offset(), "\"cancelled\""), "outcome")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"cancelled\""), "outcome"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -5327,7 +5693,7 @@ func (x *PermissionCancelled) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "outcome")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -5573,10 +5939,16 @@ func (x *MessageDelta) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "update_type")
+				if err := d.Recover(wire.At(err, "update_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "message_delta" {
-				return wire.At(wire.ConstError(d.Offset(), "\"message_delta\""), "update_type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"message_delta\""), "update_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -5584,7 +5956,10 @@ func (x *MessageDelta) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "turn_id":
 			if seen[2] {
@@ -5592,7 +5967,10 @@ func (x *MessageDelta) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.TurnID.DecodeWire(d); err != nil {
-				return wire.At(err, "turn_id")
+				if err := d.Recover(wire.At(err, "turn_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "delta":
 			if seen[3] {
@@ -5602,7 +5980,10 @@ func (x *MessageDelta) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "delta")
+					if err := d.Recover(wire.At(err, "delta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Delta = v0
 			}
@@ -5637,7 +6018,7 @@ func (x *MessageDelta) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "delta")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -5709,10 +6090,16 @@ func (x *ToolCallStart) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "update_type")
+				if err := d.Recover(wire.At(err, "update_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "tool_call_start" {
-				return wire.At(wire.ConstError(d.Offset(), "\"tool_call_start\""), "update_type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"tool_call_start\""), "update_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -5720,7 +6107,10 @@ func (x *ToolCallStart) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "turn_id":
 			if seen[2] {
@@ -5728,7 +6118,10 @@ func (x *ToolCallStart) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.TurnID.DecodeWire(d); err != nil {
-				return wire.At(err, "turn_id")
+				if err := d.Recover(wire.At(err, "turn_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "tool_call":
 			if seen[3] {
@@ -5736,7 +6129,10 @@ func (x *ToolCallStart) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.ToolCall.DecodeWire(d); err != nil {
-				return wire.At(err, "tool_call")
+				if err := d.Recover(wire.At(err, "tool_call"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -5769,7 +6165,7 @@ func (x *ToolCallStart) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "tool_call")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -5846,10 +6242,16 @@ func (x *ToolCallEnd) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "update_type")
+				if err := d.Recover(wire.At(err, "update_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "tool_call_end" {
-				return wire.At(wire.ConstError(d.Offset(), "\"tool_call_end\""), "update_type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"tool_call_end\""), "update_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -5857,7 +6259,10 @@ func (x *ToolCallEnd) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "turn_id":
 			if seen[2] {
@@ -5865,7 +6270,10 @@ func (x *ToolCallEnd) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.TurnID.DecodeWire(d); err != nil {
-				return wire.At(err, "turn_id")
+				if err := d.Recover(wire.At(err, "turn_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "tool_call_id":
 			if seen[3] {
@@ -5875,7 +6283,10 @@ func (x *ToolCallEnd) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "tool_call_id")
+					if err := d.Recover(wire.At(err, "tool_call_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ToolCallID = v0
 			}
@@ -5887,7 +6298,10 @@ func (x *ToolCallEnd) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "result")
+					if err := d.Recover(wire.At(err, "result"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Result = v0
 			}
@@ -5925,7 +6339,7 @@ func (x *ToolCallEnd) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "result")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -5999,10 +6413,16 @@ func (x *TurnComplete) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "update_type")
+				if err := d.Recover(wire.At(err, "update_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "turn_complete" {
-				return wire.At(wire.ConstError(d.Offset(), "\"turn_complete\""), "update_type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"turn_complete\""), "update_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -6010,7 +6430,10 @@ func (x *TurnComplete) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "turn_id":
 			if seen[2] {
@@ -6018,7 +6441,10 @@ func (x *TurnComplete) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.TurnID.DecodeWire(d); err != nil {
-				return wire.At(err, "turn_id")
+				if err := d.Recover(wire.At(err, "turn_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "status":
 			if seen[3] {
@@ -6026,7 +6452,10 @@ func (x *TurnComplete) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Status.DecodeWire(d); err != nil {
-				return wire.At(err, "status")
+				if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -6059,7 +6488,7 @@ func (x *TurnComplete) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "status")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -6136,10 +6565,16 @@ func (x *TurnError) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "update_type")
+				if err := d.Recover(wire.At(err, "update_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "error" {
-				return wire.At(wire.ConstError(d.Offset(), "\"error\""), "update_type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"error\""), "update_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -6147,7 +6582,10 @@ func (x *TurnError) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "turn_id":
 			if seen[2] {
@@ -6155,7 +6593,10 @@ func (x *TurnError) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.TurnID.DecodeWire(d); err != nil {
-				return wire.At(err, "turn_id")
+				if err := d.Recover(wire.At(err, "turn_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "code":
 			if seen[3] {
@@ -6165,7 +6606,10 @@ func (x *TurnError) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "code")
+					if err := d.Recover(wire.At(err, "code"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Code = v0
 			}
@@ -6177,7 +6621,10 @@ func (x *TurnError) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "message")
+					if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Message = v0
 			}
@@ -6215,7 +6662,7 @@ func (x *TurnError) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "message")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -6289,10 +6736,16 @@ func (x *ServerRequest) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "update_type")
+				if err := d.Recover(wire.At(err, "update_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "server_request" {
-				return wire.At(wire.ConstError(d.Offset(), "\"server_request\""), "update_type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"server_request\""), "update_type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -6300,7 +6753,10 @@ func (x *ServerRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "turn_id":
 			if seen[2] {
@@ -6308,7 +6764,10 @@ func (x *ServerRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.TurnID.DecodeWire(d); err != nil {
-				return wire.At(err, "turn_id")
+				if err := d.Recover(wire.At(err, "turn_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "request":
 			if seen[3] {
@@ -6316,7 +6775,10 @@ func (x *ServerRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Request.DecodeWire(d); err != nil {
-				return wire.At(err, "request")
+				if err := d.Recover(wire.At(err, "request"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -6349,7 +6811,7 @@ func (x *ServerRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "request")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }

@@ -2499,10 +2499,16 @@ func (x *Ack) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "ack" {
-				return wire.At(wire.ConstError(d.Offset(), "\"ack\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"ack\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -2510,7 +2516,10 @@ func (x *Ack) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -2518,12 +2527,18 @@ func (x *Ack) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -2564,7 +2579,7 @@ func (x *Ack) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -3029,7 +3044,11 @@ func (x *AckPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "note")
+						if err := d.Recover(wire.At(err, "note"), start, 0); err != nil {
+							return err
+						}
+						x.Note = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -3127,10 +3146,16 @@ func (x *ArtifactFetch) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "artifact.fetch" {
-				return wire.At(wire.ConstError(d.Offset(), "\"artifact.fetch\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"artifact.fetch\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -3138,7 +3163,10 @@ func (x *ArtifactFetch) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -3146,12 +3174,18 @@ func (x *ArtifactFetch) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -3192,7 +3226,7 @@ func (x *ArtifactFetch) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -3274,7 +3308,10 @@ func (x *ArtifactFetchPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ArtifactID.DecodeWire(d); err != nil {
-				return wire.At(err, "artifact_id")
+				if err := d.Recover(wire.At(err, "artifact_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -3298,7 +3335,7 @@ func (x *ArtifactFetchPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "artifact_id")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -3415,10 +3452,16 @@ func (x *ArtifactPut) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "artifact.put" {
-				return wire.At(wire.ConstError(d.Offset(), "\"artifact.put\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"artifact.put\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -3426,7 +3469,10 @@ func (x *ArtifactPut) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -3434,12 +3480,18 @@ func (x *ArtifactPut) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -3480,7 +3532,7 @@ func (x *ArtifactPut) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -3564,7 +3616,10 @@ func (x *ArtifactPutPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "media_type")
+					if err := d.Recover(wire.At(err, "media_type"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.MediaType = v0
 			}
@@ -3576,7 +3631,10 @@ func (x *ArtifactPutPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "data")
+					if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Data = v0
 			}
@@ -3590,7 +3648,11 @@ func (x *ArtifactPutPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "sha256")
+						if err := d.Recover(wire.At(err, "sha256"), start, 0); err != nil {
+							return err
+						}
+						x.Sha256 = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -3606,7 +3668,11 @@ func (x *ArtifactPutPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "retain_seconds")
+						if err := d.Recover(wire.At(err, "retain_seconds"), start, 0); err != nil {
+							return err
+						}
+						x.RetainSeconds = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -3637,7 +3703,7 @@ func (x *ArtifactPutPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "data")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -3727,10 +3793,16 @@ func (x *ArtifactRefMessage) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "artifact.ref" {
-				return wire.At(wire.ConstError(d.Offset(), "\"artifact.ref\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"artifact.ref\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -3738,7 +3810,10 @@ func (x *ArtifactRefMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -3746,12 +3821,18 @@ func (x *ArtifactRefMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -3792,7 +3873,7 @@ func (x *ArtifactRefMessage) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -3874,7 +3955,10 @@ func (x *ArtifactRefMessagePayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Artifact.DecodeWire(d); err != nil {
-				return wire.At(err, "artifact")
+				if err := d.Recover(wire.At(err, "artifact"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -3898,7 +3982,7 @@ func (x *ArtifactRefMessagePayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "artifact")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -3966,7 +4050,10 @@ func (x *ArtifactRef) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ArtifactID.DecodeWire(d); err != nil {
-				return wire.At(err, "artifact_id")
+				if err := d.Recover(wire.At(err, "artifact_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "uri":
 			if seen[1] {
@@ -3976,7 +4063,10 @@ func (x *ArtifactRef) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "uri")
+					if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URI = v0
 			}
@@ -3988,7 +4078,10 @@ func (x *ArtifactRef) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "media_type")
+					if err := d.Recover(wire.At(err, "media_type"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.MediaType = v0
 			}
@@ -4000,7 +4093,10 @@ func (x *ArtifactRef) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "size")
+					if err := d.Recover(wire.At(err, "size"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Size = v0
 			}
@@ -4014,7 +4110,11 @@ func (x *ArtifactRef) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "sha256")
+						if err := d.Recover(wire.At(err, "sha256"), start, 0); err != nil {
+							return err
+						}
+						x.Sha256 = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -4028,7 +4128,11 @@ func (x *ArtifactRef) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Timestamp)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "expires_at")
+					if err := d.Recover(wire.At(err, "expires_at"), start, 0); err != nil {
+						return err
+					}
+					x.ExpiresAt = v
+					continue
 				}
 				x.ExpiresAt = v
 			}
@@ -4063,7 +4167,7 @@ func (x *ArtifactRef) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "size")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -4171,10 +4275,16 @@ func (x *ArtifactRelease) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "artifact.release" {
-				return wire.At(wire.ConstError(d.Offset(), "\"artifact.release\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"artifact.release\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -4182,7 +4292,10 @@ func (x *ArtifactRelease) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -4190,12 +4303,18 @@ func (x *ArtifactRelease) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -4236,7 +4355,7 @@ func (x *ArtifactRelease) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -4318,7 +4437,10 @@ func (x *ArtifactReleasePayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ArtifactID.DecodeWire(d); err != nil {
-				return wire.At(err, "artifact_id")
+				if err := d.Recover(wire.At(err, "artifact_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -4342,7 +4464,7 @@ func (x *ArtifactReleasePayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "artifact_id")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -4414,10 +4536,16 @@ func (x *Backpressure) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "backpressure" {
-				return wire.At(wire.ConstError(d.Offset(), "\"backpressure\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"backpressure\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -4425,7 +4553,10 @@ func (x *Backpressure) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -4433,12 +4564,18 @@ func (x *Backpressure) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -4479,7 +4616,7 @@ func (x *Backpressure) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -4565,7 +4702,11 @@ func (x *BackpressurePayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "desired_rate_per_second")
+						if err := d.Recover(wire.At(err, "desired_rate_per_second"), start, 0); err != nil {
+							return err
+						}
+						x.DesiredRatePerSecond = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -4581,7 +4722,11 @@ func (x *BackpressurePayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "buffer_remaining_bytes")
+						if err := d.Recover(wire.At(err, "buffer_remaining_bytes"), start, 0); err != nil {
+							return err
+						}
+						x.BufferRemainingBytes = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -4597,7 +4742,11 @@ func (x *BackpressurePayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "reason")
+						if err := d.Recover(wire.At(err, "reason"), start, 0); err != nil {
+							return err
+						}
+						x.Reason = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -4703,10 +4852,16 @@ func (x *CancelAccepted) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "cancel.accepted" {
-				return wire.At(wire.ConstError(d.Offset(), "\"cancel.accepted\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"cancel.accepted\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -4714,7 +4869,10 @@ func (x *CancelAccepted) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -4722,12 +4880,18 @@ func (x *CancelAccepted) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -4768,7 +4932,7 @@ func (x *CancelAccepted) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -4854,7 +5018,11 @@ func (x *CancelAcceptedPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "target_id")
+						if err := d.Recover(wire.At(err, "target_id"), start, 0); err != nil {
+							return err
+						}
+						x.TargetID = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -4952,10 +5120,16 @@ func (x *Cancel) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "cancel" {
-				return wire.At(wire.ConstError(d.Offset(), "\"cancel\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"cancel\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -4963,7 +5137,10 @@ func (x *Cancel) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -4971,12 +5148,18 @@ func (x *Cancel) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -5017,7 +5200,7 @@ func (x *Cancel) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -5099,7 +5282,10 @@ func (x *CancelPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Target.DecodeWire(d); err != nil {
-				return wire.At(err, "target")
+				if err := d.Recover(wire.At(err, "target"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "target_id":
 			if seen[1] {
@@ -5109,7 +5295,10 @@ func (x *CancelPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "target_id")
+					if err := d.Recover(wire.At(err, "target_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.TargetID = v0
 			}
@@ -5123,7 +5312,11 @@ func (x *CancelPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "reason")
+						if err := d.Recover(wire.At(err, "reason"), start, 0); err != nil {
+							return err
+						}
+						x.Reason = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -5139,7 +5332,11 @@ func (x *CancelPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "deadline_ms")
+						if err := d.Recover(wire.At(err, "deadline_ms"), start, 0); err != nil {
+							return err
+						}
+						x.DeadlineMs = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -5170,7 +5367,7 @@ func (x *CancelPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "target_id")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -5318,10 +5515,16 @@ func (x *CancelRefused) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "cancel.refused" {
-				return wire.At(wire.ConstError(d.Offset(), "\"cancel.refused\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"cancel.refused\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -5329,7 +5532,10 @@ func (x *CancelRefused) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -5337,12 +5543,18 @@ func (x *CancelRefused) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -5383,7 +5595,7 @@ func (x *CancelRefused) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -5467,7 +5679,10 @@ func (x *CancelRefusedPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "target_id")
+					if err := d.Recover(wire.At(err, "target_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.TargetID = v0
 			}
@@ -5479,7 +5694,10 @@ func (x *CancelRefusedPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "reason")
+					if err := d.Recover(wire.At(err, "reason"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Reason = v0
 			}
@@ -5508,7 +5726,7 @@ func (x *CancelRefusedPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "reason")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -5871,7 +6089,10 @@ func (x *Credentials) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Scheme.DecodeWire(d); err != nil {
-				return wire.At(err, "scheme")
+				if err := d.Recover(wire.At(err, "scheme"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "token":
 			if seen[1] {
@@ -5883,7 +6104,11 @@ func (x *Credentials) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "token")
+						if err := d.Recover(wire.At(err, "token"), start, 0); err != nil {
+							return err
+						}
+						x.Token = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -5911,7 +6136,7 @@ func (x *Credentials) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "scheme")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -5996,7 +6221,10 @@ func (x *ClientIdentity) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "kind")
+					if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Kind = v0
 			}
@@ -6008,7 +6236,10 @@ func (x *ClientIdentity) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "version")
+					if err := d.Recover(wire.At(err, "version"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Version = v0
 			}
@@ -6022,7 +6253,11 @@ func (x *ClientIdentity) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "fingerprint")
+						if err := d.Recover(wire.At(err, "fingerprint"), start, 0); err != nil {
+							return err
+						}
+						x.Fingerprint = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -6038,7 +6273,11 @@ func (x *ClientIdentity) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "principal")
+						if err := d.Recover(wire.At(err, "principal"), start, 0); err != nil {
+							return err
+						}
+						x.Principal = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -6069,7 +6308,7 @@ func (x *ClientIdentity) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "version")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -6169,7 +6408,10 @@ func (x *RuntimeIdentity) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "kind")
+					if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Kind = v0
 			}
@@ -6181,7 +6423,10 @@ func (x *RuntimeIdentity) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "version")
+					if err := d.Recover(wire.At(err, "version"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Version = v0
 			}
@@ -6195,7 +6440,11 @@ func (x *RuntimeIdentity) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "fingerprint")
+						if err := d.Recover(wire.At(err, "fingerprint"), start, 0); err != nil {
+							return err
+						}
+						x.Fingerprint = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -6209,7 +6458,11 @@ func (x *RuntimeIdentity) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(TrustLevel)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trust_level")
+					if err := d.Recover(wire.At(err, "trust_level"), start, 0); err != nil {
+						return err
+					}
+					x.TrustLevel = v
+					continue
 				}
 				x.TrustLevel = v
 			}
@@ -6238,7 +6491,7 @@ func (x *RuntimeIdentity) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "version")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -6394,7 +6647,11 @@ func (x *Capabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "streaming")
+						if err := d.Recover(wire.At(err, "streaming"), start, 0); err != nil {
+							return err
+						}
+						x.Streaming = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -6410,7 +6667,11 @@ func (x *Capabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "durable_jobs")
+						if err := d.Recover(wire.At(err, "durable_jobs"), start, 0); err != nil {
+							return err
+						}
+						x.DurableJobs = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -6426,7 +6687,11 @@ func (x *Capabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "checkpoints")
+						if err := d.Recover(wire.At(err, "checkpoints"), start, 0); err != nil {
+							return err
+						}
+						x.Checkpoints = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -6442,7 +6707,11 @@ func (x *Capabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "binary_streams")
+						if err := d.Recover(wire.At(err, "binary_streams"), start, 0); err != nil {
+							return err
+						}
+						x.BinaryStreams = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -6458,7 +6727,11 @@ func (x *Capabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "agent_handoff")
+						if err := d.Recover(wire.At(err, "agent_handoff"), start, 0); err != nil {
+							return err
+						}
+						x.AgentHandoff = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -6474,7 +6747,11 @@ func (x *Capabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "human_input")
+						if err := d.Recover(wire.At(err, "human_input"), start, 0); err != nil {
+							return err
+						}
+						x.HumanInput = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -6490,7 +6767,11 @@ func (x *Capabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "model_use")
+						if err := d.Recover(wire.At(err, "model_use"), start, 0); err != nil {
+							return err
+						}
+						x.ModelUse = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -6506,7 +6787,11 @@ func (x *Capabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "provisioned_credentials")
+						if err := d.Recover(wire.At(err, "provisioned_credentials"), start, 0); err != nil {
+							return err
+						}
+						x.ProvisionedCredentials = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -6522,7 +6807,11 @@ func (x *Capabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "artifacts")
+						if err := d.Recover(wire.At(err, "artifacts"), start, 0); err != nil {
+							return err
+						}
+						x.Artifacts = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -6538,7 +6827,11 @@ func (x *Capabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "subscriptions")
+						if err := d.Recover(wire.At(err, "subscriptions"), start, 0); err != nil {
+							return err
+						}
+						x.Subscriptions = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -6554,7 +6847,11 @@ func (x *Capabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "scheduled_jobs")
+						if err := d.Recover(wire.At(err, "scheduled_jobs"), start, 0); err != nil {
+							return err
+						}
+						x.ScheduledJobs = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -6570,7 +6867,11 @@ func (x *Capabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "interrupt")
+						if err := d.Recover(wire.At(err, "interrupt"), start, 0); err != nil {
+							return err
+						}
+						x.Interrupt = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -6586,7 +6887,11 @@ func (x *Capabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "anonymous")
+						if err := d.Recover(wire.At(err, "anonymous"), start, 0); err != nil {
+							return err
+						}
+						x.Anonymous = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -6600,7 +6905,11 @@ func (x *Capabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(CapabilitiesHeartbeatRecovery)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "heartbeat_recovery")
+					if err := d.Recover(wire.At(err, "heartbeat_recovery"), start, 0); err != nil {
+						return err
+					}
+					x.HeartbeatRecovery = v
+					continue
 				}
 				x.HeartbeatRecovery = v
 			}
@@ -6614,7 +6923,11 @@ func (x *Capabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "heartbeat_interval_seconds")
+						if err := d.Recover(wire.At(err, "heartbeat_interval_seconds"), start, 0); err != nil {
+							return err
+						}
+						x.HeartbeatIntervalSeconds = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -6627,7 +6940,13 @@ func (x *Capabilities) DecodeWire(d *wire.Decoder) error {
 			seen[15] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "binary_encoding")
+					if err := d.Recover(wire.At(err, "binary_encoding"), start, 0); err != nil {
+						return err
+					}
+					if x.BinaryEncoding == nil {
+						x.BinaryEncoding = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -6642,7 +6961,11 @@ func (x *Capabilities) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "binary_encoding")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "binary_encoding"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -6657,7 +6980,13 @@ func (x *Capabilities) DecodeWire(d *wire.Decoder) error {
 			seen[16] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "extensions")
+					if err := d.Recover(wire.At(err, "extensions"), start, 0); err != nil {
+						return err
+					}
+					if x.Extensions == nil {
+						x.Extensions = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -6672,7 +7001,11 @@ func (x *Capabilities) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "extensions")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "extensions"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -6688,7 +7021,11 @@ func (x *Capabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(ArtifactRetention)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "artifact_retention")
+					if err := d.Recover(wire.At(err, "artifact_retention"), start, 0); err != nil {
+						return err
+					}
+					x.ArtifactRetention = v
+					continue
 				}
 				x.ArtifactRetention = v
 			}
@@ -6700,7 +7037,10 @@ func (x *Capabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeAgentInventory(d)
 				if err != nil {
-					return wire.At(err, "agents")
+					if err := d.Recover(wire.At(err, "agents"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Agents = v0
 			}
@@ -6956,7 +7296,10 @@ func (x *ArtifactRetention) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "default_seconds")
+					if err := d.Recover(wire.At(err, "default_seconds"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.DefaultSeconds = v0
 			}
@@ -6968,7 +7311,10 @@ func (x *ArtifactRetention) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "max_seconds")
+					if err := d.Recover(wire.At(err, "max_seconds"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.MaxSeconds = v0
 			}
@@ -6997,7 +7343,7 @@ func (x *ArtifactRetention) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "max_seconds")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -7123,6 +7469,7 @@ func (AgentInventoryAgentNameList) isAgentInventory() {}
 // DecodeWire decodes the value from d.
 func (x *AgentInventoryAgentNameList) DecodeWire(d *wire.Decoder) error {
 	var v []string
+	start := d.Offset()
 	{
 		if err := d.BeginArray(); err != nil {
 			return err
@@ -7140,7 +7487,11 @@ func (x *AgentInventoryAgentNameList) DecodeWire(d *wire.Decoder) error {
 			{
 				v2, err := d.String()
 				if err != nil {
-					return wire.AtIndex(err, i1)
+					if err := d.Recover(wire.AtIndex(err, i1), start, 0); err != nil {
+						return err
+					}
+					s1 = append(s1, e1)
+					continue
 				}
 				e1 = v2
 			}
@@ -7216,7 +7567,10 @@ func (x *AgentInfo) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -7227,7 +7581,13 @@ func (x *AgentInfo) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "versions")
+					if err := d.Recover(wire.At(err, "versions"), start, 0); err != nil {
+						return err
+					}
+					if x.Versions == nil {
+						x.Versions = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -7242,7 +7602,11 @@ func (x *AgentInfo) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "versions")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "versions"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -7260,7 +7624,11 @@ func (x *AgentInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "default")
+						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+							return err
+						}
+						x.Default = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -7288,7 +7656,7 @@ func (x *AgentInfo) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "name")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -7366,6 +7734,7 @@ func (AgentInventoryAgentInfoList) isAgentInventory() {}
 // DecodeWire decodes the value from d.
 func (x *AgentInventoryAgentInfoList) DecodeWire(d *wire.Decoder) error {
 	var v []AgentInfo
+	start := d.Offset()
 	{
 		if err := d.BeginArray(); err != nil {
 			return err
@@ -7381,7 +7750,11 @@ func (x *AgentInventoryAgentInfoList) DecodeWire(d *wire.Decoder) error {
 			}
 			var e1 AgentInfo
 			if err := e1.DecodeWire(d); err != nil {
-				return wire.AtIndex(err, i1)
+				if err := d.Recover(wire.AtIndex(err, i1), start, 0); err != nil {
+					return err
+				}
+				s1 = append(s1, e1)
+				continue
 			}
 			s1 = append(s1, e1)
 		}
@@ -7451,7 +7824,10 @@ func (x *SessionLease) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ExpiresAt.DecodeWire(d); err != nil {
-				return wire.At(err, "expires_at")
+				if err := d.Recover(wire.At(err, "expires_at"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -7475,7 +7851,7 @@ func (x *SessionLease) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "expires_at")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -7589,7 +7965,13 @@ func (x *LeaseRequest) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "cost_budget")
+					if err := d.Recover(wire.At(err, "cost_budget"), start, 0); err != nil {
+						return err
+					}
+					if x.CostBudget == nil {
+						x.CostBudget = []BudgetAmount{}
+					}
+					continue
 				}
 				s0 := make([]BudgetAmount, 0)
 				for i0 := 0; ; i0++ {
@@ -7602,7 +7984,11 @@ func (x *LeaseRequest) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 BudgetAmount
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "cost_budget")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "cost_budget"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -7615,7 +8001,13 @@ func (x *LeaseRequest) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "model_use")
+					if err := d.Recover(wire.At(err, "model_use"), start, 0); err != nil {
+						return err
+					}
+					if x.ModelUse == nil {
+						x.ModelUse = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -7630,7 +8022,11 @@ func (x *LeaseRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "model_use")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "model_use"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -7646,7 +8042,11 @@ func (x *LeaseRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Timestamp)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "expires_at")
+					if err := d.Recover(wire.At(err, "expires_at"), start, 0); err != nil {
+						return err
+					}
+					x.ExpiresAt = v
+					continue
 				}
 				x.ExpiresAt = v
 			}
@@ -7761,7 +8161,10 @@ func (x *ProvisionedCredential) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -7772,10 +8175,16 @@ func (x *ProvisionedCredential) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "scheme")
+				if err := d.Recover(wire.At(err, "scheme"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "bearer" {
-				return wire.At(wire.ConstError(d.Offset(), "\"bearer\""), "scheme")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"bearer\""), "scheme"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "value":
 			if seen[2] {
@@ -7785,7 +8194,10 @@ func (x *ProvisionedCredential) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "value")
+					if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Value = v0
 			}
@@ -7797,7 +8209,10 @@ func (x *ProvisionedCredential) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "endpoint")
+					if err := d.Recover(wire.At(err, "endpoint"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Endpoint = v0
 			}
@@ -7811,7 +8226,11 @@ func (x *ProvisionedCredential) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "profile")
+						if err := d.Recover(wire.At(err, "profile"), start, 0); err != nil {
+							return err
+						}
+						x.Profile = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -7825,7 +8244,11 @@ func (x *ProvisionedCredential) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(LeaseRequest)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "constraints")
+					if err := d.Recover(wire.At(err, "constraints"), start, 0); err != nil {
+						return err
+					}
+					x.Constraints = v
+					continue
 				}
 				x.Constraints = v
 			}
@@ -7860,7 +8283,7 @@ func (x *ProvisionedCredential) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "endpoint")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -8020,7 +8443,10 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
+				if err := d.Recover(wire.At(err, "arcp"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "id":
 			if seen[1] {
@@ -8028,7 +8454,10 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
+				if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "type":
 			if seen[2] {
@@ -8038,7 +8467,10 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "type")
+					if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Type = v0
 			}
@@ -8048,7 +8480,10 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
+				if err := d.Recover(wire.At(err, "timestamp"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "source":
 			if seen[4] {
@@ -8060,7 +8495,11 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "source")
+						if err := d.Recover(wire.At(err, "source"), start, 0); err != nil {
+							return err
+						}
+						x.Source = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -8076,7 +8515,11 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "target")
+						if err := d.Recover(wire.At(err, "target"), start, 0); err != nil {
+							return err
+						}
+						x.Target = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -8090,7 +8533,11 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(SessionID)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "session_id")
+					if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+						return err
+					}
+					x.SessionID = v
+					continue
 				}
 				x.SessionID = v
 			}
@@ -8102,7 +8549,11 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(JobID)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
+					if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+						return err
+					}
+					x.JobID = v
+					continue
 				}
 				x.JobID = v
 			}
@@ -8114,7 +8565,11 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(StreamID)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
+					if err := d.Recover(wire.At(err, "stream_id"), start, 0); err != nil {
+						return err
+					}
+					x.StreamID = v
+					continue
 				}
 				x.StreamID = v
 			}
@@ -8126,7 +8581,11 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(SubscriptionID)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
+					if err := d.Recover(wire.At(err, "subscription_id"), start, 0); err != nil {
+						return err
+					}
+					x.SubscriptionID = v
+					continue
 				}
 				x.SubscriptionID = v
 			}
@@ -8140,7 +8599,11 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "trace_id")
+						if err := d.Recover(wire.At(err, "trace_id"), start, 0); err != nil {
+							return err
+						}
+						x.TraceID = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -8156,7 +8619,11 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "span_id")
+						if err := d.Recover(wire.At(err, "span_id"), start, 0); err != nil {
+							return err
+						}
+						x.SpanID = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -8172,7 +8639,11 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "parent_span_id")
+						if err := d.Recover(wire.At(err, "parent_span_id"), start, 0); err != nil {
+							return err
+						}
+						x.ParentSpanID = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -8186,7 +8657,11 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(MessageID)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
+					if err := d.Recover(wire.At(err, "correlation_id"), start, 0); err != nil {
+						return err
+					}
+					x.CorrelationID = v
+					continue
 				}
 				x.CorrelationID = v
 			}
@@ -8198,7 +8673,11 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(MessageID)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
+					if err := d.Recover(wire.At(err, "causation_id"), start, 0); err != nil {
+						return err
+					}
+					x.CausationID = v
+					continue
 				}
 				x.CausationID = v
 			}
@@ -8212,7 +8691,11 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "idempotency_key")
+						if err := d.Recover(wire.At(err, "idempotency_key"), start, 0); err != nil {
+							return err
+						}
+						x.IdempotencyKey = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -8226,7 +8709,11 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Priority)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
+					if err := d.Recover(wire.At(err, "priority"), start, 0); err != nil {
+						return err
+					}
+					x.Priority = v
+					continue
 				}
 				x.Priority = v
 			}
@@ -8238,7 +8725,10 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "extensions")
+					if err := d.Recover(wire.At(err, "extensions"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Extensions = v0
 			}
@@ -8252,7 +8742,11 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "event_seq")
+						if err := d.Recover(wire.At(err, "event_seq"), start, 0); err != nil {
+							return err
+						}
+						x.EventSeq = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -8266,7 +8760,10 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "payload")
+					if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Payload = v0
 			}
@@ -8304,7 +8801,7 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -8507,8 +9004,9 @@ func (x Envelope) MarshalJSON() ([]byte, error) {
 }
 
 // decodeWireMember decodes the member named key into x, noting it in seen
-// (indexed like the fields); found is false when x has no such member.
-func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool) (found bool, err error) {
+// (indexed like the fields); found is false when x has no such member. start is
+// where the object that holds the member began, for a collecting decoder's Recover.
+func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, start int) (found bool, err error) {
 	switch key {
 	case "arcp":
 		if seen[0] {
@@ -9019,10 +9517,16 @@ func (x *EventEmit) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "event.emit" {
-				return wire.At(wire.ConstError(d.Offset(), "\"event.emit\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"event.emit\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -9030,7 +9534,10 @@ func (x *EventEmit) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -9038,12 +9545,18 @@ func (x *EventEmit) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -9084,7 +9597,7 @@ func (x *EventEmit) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9168,7 +9681,10 @@ func (x *EventEmitPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -9180,7 +9696,10 @@ func (x *EventEmitPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "data")
+					if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Data = v0
 			}
@@ -9206,7 +9725,7 @@ func (x *EventEmitPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "name")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9284,10 +9803,16 @@ func (x *Interrupt) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "interrupt" {
-				return wire.At(wire.ConstError(d.Offset(), "\"interrupt\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"interrupt\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -9295,7 +9820,10 @@ func (x *Interrupt) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -9303,12 +9831,18 @@ func (x *Interrupt) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -9349,7 +9883,7 @@ func (x *Interrupt) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9431,7 +9965,10 @@ func (x *InterruptPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Target.DecodeWire(d); err != nil {
-				return wire.At(err, "target")
+				if err := d.Recover(wire.At(err, "target"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "target_id":
 			if seen[1] {
@@ -9441,7 +9978,10 @@ func (x *InterruptPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "target_id")
+					if err := d.Recover(wire.At(err, "target_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.TargetID = v0
 			}
@@ -9453,7 +9993,10 @@ func (x *InterruptPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "prompt")
+					if err := d.Recover(wire.At(err, "prompt"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Prompt = v0
 			}
@@ -9485,7 +10028,7 @@ func (x *InterruptPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "prompt")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9573,10 +10116,16 @@ func (x *JobAccepted) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "job.accepted" {
-				return wire.At(wire.ConstError(d.Offset(), "\"job.accepted\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.accepted\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -9584,7 +10133,10 @@ func (x *JobAccepted) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -9592,12 +10144,18 @@ func (x *JobAccepted) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -9638,7 +10196,7 @@ func (x *JobAccepted) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9720,7 +10278,10 @@ func (x *JobAcceptedPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
-				return wire.At(err, "job_id")
+				if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "credentials":
 			if seen[1] {
@@ -9729,7 +10290,13 @@ func (x *JobAcceptedPayload) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "credentials")
+					if err := d.Recover(wire.At(err, "credentials"), start, 0); err != nil {
+						return err
+					}
+					if x.Credentials == nil {
+						x.Credentials = []ProvisionedCredential{}
+					}
+					continue
 				}
 				s0 := make([]ProvisionedCredential, 0)
 				for i0 := 0; ; i0++ {
@@ -9742,7 +10309,11 @@ func (x *JobAcceptedPayload) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 ProvisionedCredential
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "credentials")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "credentials"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -9756,7 +10327,11 @@ func (x *JobAcceptedPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(LeaseRequest)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "lease")
+					if err := d.Recover(wire.At(err, "lease"), start, 0); err != nil {
+						return err
+					}
+					x.Lease = v
+					continue
 				}
 				x.Lease = v
 			}
@@ -9782,7 +10357,7 @@ func (x *JobAcceptedPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "job_id")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9877,10 +10452,16 @@ func (x *JobCancelled) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "job.cancelled" {
-				return wire.At(wire.ConstError(d.Offset(), "\"job.cancelled\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.cancelled\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -9888,7 +10469,10 @@ func (x *JobCancelled) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "job_id":
 			if seen[2] {
@@ -9896,7 +10480,10 @@ func (x *JobCancelled) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
-				return wire.At(err, "job_id")
+				if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[3] {
@@ -9904,12 +10491,18 @@ func (x *JobCancelled) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -9953,7 +10546,7 @@ func (x *JobCancelled) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10045,7 +10638,11 @@ func (x *JobCancelledPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "reason")
+						if err := d.Recover(wire.At(err, "reason"), start, 0); err != nil {
+							return err
+						}
+						x.Reason = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -10143,10 +10740,16 @@ func (x *JobCompleted) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "job.completed" {
-				return wire.At(wire.ConstError(d.Offset(), "\"job.completed\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.completed\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -10154,7 +10757,10 @@ func (x *JobCompleted) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "job_id":
 			if seen[2] {
@@ -10162,7 +10768,10 @@ func (x *JobCompleted) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
-				return wire.At(err, "job_id")
+				if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[3] {
@@ -10170,12 +10779,18 @@ func (x *JobCompleted) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -10219,7 +10834,7 @@ func (x *JobCompleted) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10309,7 +10924,10 @@ func (x *JobCompletedPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "value")
+					if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Value = v0
 			}
@@ -10321,7 +10939,11 @@ func (x *JobCompletedPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(ArtifactRef)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "result_ref")
+					if err := d.Recover(wire.At(err, "result_ref"), start, 0); err != nil {
+						return err
+					}
+					x.ResultRef = v
+					continue
 				}
 				x.ResultRef = v
 			}
@@ -10335,7 +10957,11 @@ func (x *JobCompletedPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "result_id")
+						if err := d.Recover(wire.At(err, "result_id"), start, 0); err != nil {
+							return err
+						}
+						x.ResultID = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -10351,7 +10977,11 @@ func (x *JobCompletedPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "result_size")
+						if err := d.Recover(wire.At(err, "result_size"), start, 0); err != nil {
+							return err
+						}
+						x.ResultSize = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -10367,7 +10997,11 @@ func (x *JobCompletedPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "summary")
+						if err := d.Recover(wire.At(err, "summary"), start, 0); err != nil {
+							return err
+						}
+						x.Summary = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -10491,10 +11125,16 @@ func (x *JobFailed) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "job.failed" {
-				return wire.At(wire.ConstError(d.Offset(), "\"job.failed\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.failed\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -10502,7 +11142,10 @@ func (x *JobFailed) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "job_id":
 			if seen[2] {
@@ -10510,7 +11153,10 @@ func (x *JobFailed) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
-				return wire.At(err, "job_id")
+				if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[3] {
@@ -10518,12 +11164,18 @@ func (x *JobFailed) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -10567,7 +11219,7 @@ func (x *JobFailed) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10655,7 +11307,10 @@ func (x *JobFailedPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Code.DecodeWire(d); err != nil {
-				return wire.At(err, "code")
+				if err := d.Recover(wire.At(err, "code"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "retryable":
 			if seen[1] {
@@ -10667,7 +11322,11 @@ func (x *JobFailedPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "retryable")
+						if err := d.Recover(wire.At(err, "retryable"), start, 0); err != nil {
+							return err
+						}
+						x.Retryable = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -10681,7 +11340,10 @@ func (x *JobFailedPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "message")
+					if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Message = v0
 			}
@@ -10693,7 +11355,10 @@ func (x *JobFailedPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "details")
+					if err := d.Recover(wire.At(err, "details"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Details = v0
 			}
@@ -10722,7 +11387,7 @@ func (x *JobFailedPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "message")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10816,10 +11481,16 @@ func (x *JobHeartbeat) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "job.heartbeat" {
-				return wire.At(wire.ConstError(d.Offset(), "\"job.heartbeat\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.heartbeat\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -10827,7 +11498,10 @@ func (x *JobHeartbeat) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "job_id":
 			if seen[2] {
@@ -10835,7 +11509,10 @@ func (x *JobHeartbeat) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
-				return wire.At(err, "job_id")
+				if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[3] {
@@ -10843,12 +11520,18 @@ func (x *JobHeartbeat) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -10892,7 +11575,7 @@ func (x *JobHeartbeat) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10982,7 +11665,10 @@ func (x *JobHeartbeatPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "sequence")
+					if err := d.Recover(wire.At(err, "sequence"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Sequence = v0
 			}
@@ -10996,7 +11682,11 @@ func (x *JobHeartbeatPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "deadline_ms")
+						if err := d.Recover(wire.At(err, "deadline_ms"), start, 0); err != nil {
+							return err
+						}
+						x.DeadlineMs = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -11008,7 +11698,10 @@ func (x *JobHeartbeatPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.State.DecodeWire(d); err != nil {
-				return wire.At(err, "state")
+				if err := d.Recover(wire.At(err, "state"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -11035,7 +11728,7 @@ func (x *JobHeartbeatPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "state")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -11113,10 +11806,16 @@ func (x *JobProgress) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "job.progress" {
-				return wire.At(wire.ConstError(d.Offset(), "\"job.progress\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.progress\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -11124,7 +11823,10 @@ func (x *JobProgress) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "job_id":
 			if seen[2] {
@@ -11132,7 +11834,10 @@ func (x *JobProgress) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
-				return wire.At(err, "job_id")
+				if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[3] {
@@ -11140,12 +11845,18 @@ func (x *JobProgress) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -11189,7 +11900,7 @@ func (x *JobProgress) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -11279,7 +11990,10 @@ func (x *JobProgressPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Float64()
 				if err != nil {
-					return wire.At(err, "current")
+					if err := d.Recover(wire.At(err, "current"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Current = v0
 			}
@@ -11293,7 +12007,11 @@ func (x *JobProgressPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "total")
+						if err := d.Recover(wire.At(err, "total"), start, 0); err != nil {
+							return err
+						}
+						x.Total = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -11309,7 +12027,11 @@ func (x *JobProgressPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "units")
+						if err := d.Recover(wire.At(err, "units"), start, 0); err != nil {
+							return err
+						}
+						x.Units = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -11325,7 +12047,11 @@ func (x *JobProgressPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "message")
+						if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+							return err
+						}
+						x.Message = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -11353,7 +12079,7 @@ func (x *JobProgressPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "current")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -11457,10 +12183,16 @@ func (x *JobResultChunk) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "job.result_chunk" {
-				return wire.At(wire.ConstError(d.Offset(), "\"job.result_chunk\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.result_chunk\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -11468,7 +12200,10 @@ func (x *JobResultChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "job_id":
 			if seen[2] {
@@ -11476,7 +12211,10 @@ func (x *JobResultChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
-				return wire.At(err, "job_id")
+				if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[3] {
@@ -11484,12 +12222,18 @@ func (x *JobResultChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -11533,7 +12277,7 @@ func (x *JobResultChunk) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -11623,7 +12367,10 @@ func (x *JobResultChunkPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "result_id")
+					if err := d.Recover(wire.At(err, "result_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ResultID = v0
 			}
@@ -11635,7 +12382,10 @@ func (x *JobResultChunkPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "chunk_seq")
+					if err := d.Recover(wire.At(err, "chunk_seq"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ChunkSeq = v0
 			}
@@ -11647,7 +12397,10 @@ func (x *JobResultChunkPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "data")
+					if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Data = v0
 			}
@@ -11657,7 +12410,10 @@ func (x *JobResultChunkPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Encoding.DecodeWire(d); err != nil {
-				return wire.At(err, "encoding")
+				if err := d.Recover(wire.At(err, "encoding"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "more":
 			if seen[4] {
@@ -11667,7 +12423,10 @@ func (x *JobResultChunkPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Bool()
 				if err != nil {
-					return wire.At(err, "more")
+					if err := d.Recover(wire.At(err, "more"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.More = v0
 			}
@@ -11705,7 +12464,7 @@ func (x *JobResultChunkPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "more")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -11841,10 +12600,16 @@ func (x *JobStarted) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "job.started" {
-				return wire.At(wire.ConstError(d.Offset(), "\"job.started\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.started\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -11852,7 +12617,10 @@ func (x *JobStarted) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "job_id":
 			if seen[2] {
@@ -11860,7 +12628,10 @@ func (x *JobStarted) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
-				return wire.At(err, "job_id")
+				if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[3] {
@@ -11868,12 +12639,18 @@ func (x *JobStarted) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -11917,7 +12694,7 @@ func (x *JobStarted) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12009,7 +12786,11 @@ func (x *JobStartedPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -12107,10 +12888,16 @@ func (x *JobSubscribe) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "job.subscribe" {
-				return wire.At(wire.ConstError(d.Offset(), "\"job.subscribe\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.subscribe\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -12118,7 +12905,10 @@ func (x *JobSubscribe) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -12126,12 +12916,18 @@ func (x *JobSubscribe) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -12172,7 +12968,7 @@ func (x *JobSubscribe) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12254,7 +13050,10 @@ func (x *JobSubscribePayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
-				return wire.At(err, "job_id")
+				if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "from_event_seq":
 			if seen[1] {
@@ -12266,7 +13065,11 @@ func (x *JobSubscribePayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "from_event_seq")
+						if err := d.Recover(wire.At(err, "from_event_seq"), start, 0); err != nil {
+							return err
+						}
+						x.FromEventSeq = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -12282,7 +13085,11 @@ func (x *JobSubscribePayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "history")
+						if err := d.Recover(wire.At(err, "history"), start, 0); err != nil {
+							return err
+						}
+						x.History = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -12310,7 +13117,7 @@ func (x *JobSubscribePayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "job_id")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12390,10 +13197,16 @@ func (x *JobSubscribed) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "job.subscribed" {
-				return wire.At(wire.ConstError(d.Offset(), "\"job.subscribed\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.subscribed\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -12401,7 +13214,10 @@ func (x *JobSubscribed) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -12409,12 +13225,18 @@ func (x *JobSubscribed) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -12455,7 +13277,7 @@ func (x *JobSubscribed) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12537,7 +13359,10 @@ func (x *JobSubscribedPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
-				return wire.At(err, "job_id")
+				if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "current_status":
 			if seen[1] {
@@ -12547,7 +13372,10 @@ func (x *JobSubscribedPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "current_status")
+					if err := d.Recover(wire.At(err, "current_status"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.CurrentStatus = v0
 			}
@@ -12559,7 +13387,10 @@ func (x *JobSubscribedPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "agent")
+					if err := d.Recover(wire.At(err, "agent"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Agent = v0
 			}
@@ -12571,7 +13402,11 @@ func (x *JobSubscribedPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(JobID)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "parent_job_id")
+					if err := d.Recover(wire.At(err, "parent_job_id"), start, 0); err != nil {
+						return err
+					}
+					x.ParentJobID = v
+					continue
 				}
 				x.ParentJobID = v
 			}
@@ -12585,7 +13420,11 @@ func (x *JobSubscribedPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "trace_id")
+						if err := d.Recover(wire.At(err, "trace_id"), start, 0); err != nil {
+							return err
+						}
+						x.TraceID = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -12599,7 +13438,10 @@ func (x *JobSubscribedPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "subscribed_from")
+					if err := d.Recover(wire.At(err, "subscribed_from"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.SubscribedFrom = v0
 			}
@@ -12613,7 +13455,11 @@ func (x *JobSubscribedPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "replayed")
+						if err := d.Recover(wire.At(err, "replayed"), start, 0); err != nil {
+							return err
+						}
+						x.Replayed = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -12650,7 +13496,7 @@ func (x *JobSubscribedPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "subscribed_from")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12762,10 +13608,16 @@ func (x *JobUnsubscribe) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "job.unsubscribe" {
-				return wire.At(wire.ConstError(d.Offset(), "\"job.unsubscribe\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.unsubscribe\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -12773,7 +13625,10 @@ func (x *JobUnsubscribe) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -12781,12 +13636,18 @@ func (x *JobUnsubscribe) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -12827,7 +13688,7 @@ func (x *JobUnsubscribe) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12909,7 +13770,10 @@ func (x *JobUnsubscribePayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
-				return wire.At(err, "job_id")
+				if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -12933,7 +13797,7 @@ func (x *JobUnsubscribePayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "job_id")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13005,10 +13869,16 @@ func (x *LeaseExtended) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "lease.extended" {
-				return wire.At(wire.ConstError(d.Offset(), "\"lease.extended\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"lease.extended\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -13016,7 +13886,10 @@ func (x *LeaseExtended) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -13024,12 +13897,18 @@ func (x *LeaseExtended) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -13070,7 +13949,7 @@ func (x *LeaseExtended) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13152,7 +14031,10 @@ func (x *LeaseExtendedPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.LeaseID.DecodeWire(d); err != nil {
-				return wire.At(err, "lease_id")
+				if err := d.Recover(wire.At(err, "lease_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "expires_at":
 			if seen[1] {
@@ -13160,7 +14042,10 @@ func (x *LeaseExtendedPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.ExpiresAt.DecodeWire(d); err != nil {
-				return wire.At(err, "expires_at")
+				if err := d.Recover(wire.At(err, "expires_at"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -13187,7 +14072,7 @@ func (x *LeaseExtendedPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "expires_at")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13265,10 +14150,16 @@ func (x *LeaseGranted) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "lease.granted" {
-				return wire.At(wire.ConstError(d.Offset(), "\"lease.granted\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"lease.granted\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -13276,7 +14167,10 @@ func (x *LeaseGranted) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -13284,12 +14178,18 @@ func (x *LeaseGranted) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -13330,7 +14230,7 @@ func (x *LeaseGranted) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13412,7 +14312,10 @@ func (x *LeaseGrantedPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.LeaseID.DecodeWire(d); err != nil {
-				return wire.At(err, "lease_id")
+				if err := d.Recover(wire.At(err, "lease_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "permission":
 			if seen[1] {
@@ -13422,7 +14325,10 @@ func (x *LeaseGrantedPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "permission")
+					if err := d.Recover(wire.At(err, "permission"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Permission = v0
 			}
@@ -13434,7 +14340,10 @@ func (x *LeaseGrantedPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "resource")
+					if err := d.Recover(wire.At(err, "resource"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Resource = v0
 			}
@@ -13446,7 +14355,10 @@ func (x *LeaseGrantedPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "operation")
+					if err := d.Recover(wire.At(err, "operation"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Operation = v0
 			}
@@ -13456,7 +14368,10 @@ func (x *LeaseGrantedPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.ExpiresAt.DecodeWire(d); err != nil {
-				return wire.At(err, "expires_at")
+				if err := d.Recover(wire.At(err, "expires_at"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -13492,7 +14407,7 @@ func (x *LeaseGrantedPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "expires_at")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13594,10 +14509,16 @@ func (x *LeaseRefresh) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "lease.refresh" {
-				return wire.At(wire.ConstError(d.Offset(), "\"lease.refresh\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"lease.refresh\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -13605,7 +14526,10 @@ func (x *LeaseRefresh) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -13613,12 +14537,18 @@ func (x *LeaseRefresh) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -13659,7 +14589,7 @@ func (x *LeaseRefresh) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13741,7 +14671,10 @@ func (x *LeaseRefreshPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.LeaseID.DecodeWire(d); err != nil {
-				return wire.At(err, "lease_id")
+				if err := d.Recover(wire.At(err, "lease_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "additional_seconds":
 			if seen[1] {
@@ -13751,7 +14684,10 @@ func (x *LeaseRefreshPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "additional_seconds")
+					if err := d.Recover(wire.At(err, "additional_seconds"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.AdditionalSeconds = v0
 			}
@@ -13780,7 +14716,7 @@ func (x *LeaseRefreshPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "additional_seconds")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13854,10 +14790,16 @@ func (x *LeaseRevoked) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "lease.revoked" {
-				return wire.At(wire.ConstError(d.Offset(), "\"lease.revoked\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"lease.revoked\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -13865,7 +14807,10 @@ func (x *LeaseRevoked) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -13873,12 +14818,18 @@ func (x *LeaseRevoked) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -13919,7 +14870,7 @@ func (x *LeaseRevoked) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -14001,7 +14952,10 @@ func (x *LeaseRevokedPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.LeaseID.DecodeWire(d); err != nil {
-				return wire.At(err, "lease_id")
+				if err := d.Recover(wire.At(err, "lease_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "reason":
 			if seen[1] {
@@ -14011,7 +14965,10 @@ func (x *LeaseRevokedPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "reason")
+					if err := d.Recover(wire.At(err, "reason"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Reason = v0
 			}
@@ -14040,7 +14997,7 @@ func (x *LeaseRevokedPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "reason")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -14120,10 +15077,16 @@ func (x *Log) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "log" {
-				return wire.At(wire.ConstError(d.Offset(), "\"log\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"log\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -14131,7 +15094,10 @@ func (x *Log) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -14139,12 +15105,18 @@ func (x *Log) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -14185,7 +15157,7 @@ func (x *Log) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -14267,7 +15239,10 @@ func (x *LogPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Level.DecodeWire(d); err != nil {
-				return wire.At(err, "level")
+				if err := d.Recover(wire.At(err, "level"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "message":
 			if seen[1] {
@@ -14277,7 +15252,10 @@ func (x *LogPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "message")
+					if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Message = v0
 			}
@@ -14289,7 +15267,10 @@ func (x *LogPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "attributes")
+					if err := d.Recover(wire.At(err, "attributes"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Attributes = v0
 			}
@@ -14318,7 +15299,7 @@ func (x *LogPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "message")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -15526,10 +16507,16 @@ func (x *SessionOpen) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "session.open" {
-				return wire.At(wire.ConstError(d.Offset(), "\"session.open\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.open\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[1] {
@@ -15537,12 +16524,18 @@ func (x *SessionOpen) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -15580,7 +16573,7 @@ func (x *SessionOpen) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -15654,7 +16647,10 @@ func (x *SessionOpenPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Auth.DecodeWire(d); err != nil {
-				return wire.At(err, "auth")
+				if err := d.Recover(wire.At(err, "auth"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "client":
 			if seen[1] {
@@ -15662,7 +16658,10 @@ func (x *SessionOpenPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Client.DecodeWire(d); err != nil {
-				return wire.At(err, "client")
+				if err := d.Recover(wire.At(err, "client"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "capabilities":
 			if seen[2] {
@@ -15672,7 +16671,11 @@ func (x *SessionOpenPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Capabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "capabilities")
+					if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+						return err
+					}
+					x.Capabilities = v
+					continue
 				}
 				x.Capabilities = v
 			}
@@ -15701,7 +16704,7 @@ func (x *SessionOpenPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "client")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -15802,7 +16805,10 @@ func (x *ifSessionOpenPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Auth.DecodeWire(d); err != nil {
-				return wire.At(err, "auth")
+				if err := d.Recover(wire.At(err, "auth"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -15826,7 +16832,7 @@ func (x *ifSessionOpenPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "auth")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -15895,10 +16901,16 @@ func (x *ifSessionOpenPayloadAuth) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "scheme")
+				if err := d.Recover(wire.At(err, "scheme"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "mtls" {
-				return wire.At(wire.ConstError(d.Offset(), "\"mtls\""), "scheme")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"mtls\""), "scheme"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -15922,7 +16934,7 @@ func (x *ifSessionOpenPayloadAuth) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "scheme")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -15987,7 +16999,11 @@ func (x *thenSessionOpenPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(thenSessionOpenPayloadClient)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "client")
+					if err := d.Recover(wire.At(err, "client"), start, 0); err != nil {
+						return err
+					}
+					x.Client = v
+					continue
 				}
 				x.Client = v
 			}
@@ -16079,7 +17095,10 @@ func (x *thenSessionOpenPayloadClient) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "fingerprint")
+					if err := d.Recover(wire.At(err, "fingerprint"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Fingerprint = v0
 			}
@@ -16105,7 +17124,7 @@ func (x *thenSessionOpenPayloadClient) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "fingerprint")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16172,10 +17191,16 @@ func (x *SessionChallenge) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "session.challenge" {
-				return wire.At(wire.ConstError(d.Offset(), "\"session.challenge\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.challenge\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[1] {
@@ -16183,12 +17208,18 @@ func (x *SessionChallenge) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -16226,7 +17257,7 @@ func (x *SessionChallenge) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16302,7 +17333,10 @@ func (x *SessionChallengePayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "challenge")
+					if err := d.Recover(wire.At(err, "challenge"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Challenge = v0
 			}
@@ -16328,7 +17362,7 @@ func (x *SessionChallengePayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "challenge")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16402,10 +17436,16 @@ func (x *SessionAuthenticate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "session.authenticate" {
-				return wire.At(wire.ConstError(d.Offset(), "\"session.authenticate\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.authenticate\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[1] {
@@ -16413,12 +17453,18 @@ func (x *SessionAuthenticate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -16456,7 +17502,7 @@ func (x *SessionAuthenticate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16532,7 +17578,10 @@ func (x *SessionAuthenticatePayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "response")
+					if err := d.Recover(wire.At(err, "response"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Response = v0
 			}
@@ -16558,7 +17607,7 @@ func (x *SessionAuthenticatePayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "response")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16632,10 +17681,16 @@ func (x *SessionAccepted) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "session.accepted" {
-				return wire.At(wire.ConstError(d.Offset(), "\"session.accepted\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.accepted\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[1] {
@@ -16643,12 +17698,18 @@ func (x *SessionAccepted) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -16686,7 +17747,7 @@ func (x *SessionAccepted) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16760,7 +17821,10 @@ func (x *SessionAcceptedPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "runtime":
 			if seen[1] {
@@ -16768,7 +17832,10 @@ func (x *SessionAcceptedPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Runtime.DecodeWire(d); err != nil {
-				return wire.At(err, "runtime")
+				if err := d.Recover(wire.At(err, "runtime"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "capabilities":
 			if seen[2] {
@@ -16776,7 +17843,10 @@ func (x *SessionAcceptedPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Capabilities.DecodeWire(d); err != nil {
-				return wire.At(err, "capabilities")
+				if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "lease":
 			if seen[3] {
@@ -16786,7 +17856,11 @@ func (x *SessionAcceptedPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(SessionLease)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "lease")
+					if err := d.Recover(wire.At(err, "lease"), start, 0); err != nil {
+						return err
+					}
+					x.Lease = v
+					continue
 				}
 				x.Lease = v
 			}
@@ -16800,7 +17874,11 @@ func (x *SessionAcceptedPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "resume_token")
+						if err := d.Recover(wire.At(err, "resume_token"), start, 0); err != nil {
+							return err
+						}
+						x.ResumeToken = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -16834,7 +17912,7 @@ func (x *SessionAcceptedPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "capabilities")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16936,10 +18014,16 @@ func (x *SessionUnauthenticated) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "session.unauthenticated" {
-				return wire.At(wire.ConstError(d.Offset(), "\"session.unauthenticated\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.unauthenticated\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[1] {
@@ -16947,12 +18031,18 @@ func (x *SessionUnauthenticated) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -16990,7 +18080,7 @@ func (x *SessionUnauthenticated) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -17064,7 +18154,10 @@ func (x *SessionUnauthenticatedPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Code.DecodeWire(d); err != nil {
-				return wire.At(err, "code")
+				if err := d.Recover(wire.At(err, "code"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "message":
 			if seen[1] {
@@ -17074,7 +18167,10 @@ func (x *SessionUnauthenticatedPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "message")
+					if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Message = v0
 			}
@@ -17103,7 +18199,7 @@ func (x *SessionUnauthenticatedPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "message")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -17183,10 +18279,16 @@ func (x *SessionRejected) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "session.rejected" {
-				return wire.At(wire.ConstError(d.Offset(), "\"session.rejected\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.rejected\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[1] {
@@ -17194,12 +18296,18 @@ func (x *SessionRejected) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -17237,7 +18345,7 @@ func (x *SessionRejected) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -17311,7 +18419,10 @@ func (x *SessionRejectedPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Code.DecodeWire(d); err != nil {
-				return wire.At(err, "code")
+				if err := d.Recover(wire.At(err, "code"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "message":
 			if seen[1] {
@@ -17321,7 +18432,10 @@ func (x *SessionRejectedPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "message")
+					if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Message = v0
 			}
@@ -17350,7 +18464,7 @@ func (x *SessionRejectedPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "message")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -17430,10 +18544,16 @@ func (x *SessionRefresh) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "session.refresh" {
-				return wire.At(wire.ConstError(d.Offset(), "\"session.refresh\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.refresh\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -17441,7 +18561,10 @@ func (x *SessionRefresh) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -17449,12 +18572,18 @@ func (x *SessionRefresh) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -17495,7 +18624,7 @@ func (x *SessionRefresh) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -17577,7 +18706,10 @@ func (x *SessionRefreshPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Deadline.DecodeWire(d); err != nil {
-				return wire.At(err, "deadline")
+				if err := d.Recover(wire.At(err, "deadline"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "challenge":
 			if seen[1] {
@@ -17589,7 +18721,11 @@ func (x *SessionRefreshPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "challenge")
+						if err := d.Recover(wire.At(err, "challenge"), start, 0); err != nil {
+							return err
+						}
+						x.Challenge = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -17617,7 +18753,7 @@ func (x *SessionRefreshPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "deadline")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -17699,10 +18835,16 @@ func (x *SessionEvicted) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "session.evicted" {
-				return wire.At(wire.ConstError(d.Offset(), "\"session.evicted\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.evicted\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -17710,7 +18852,10 @@ func (x *SessionEvicted) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -17718,12 +18863,18 @@ func (x *SessionEvicted) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -17764,7 +18915,7 @@ func (x *SessionEvicted) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -17846,7 +18997,10 @@ func (x *SessionEvictedPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Code.DecodeWire(d); err != nil {
-				return wire.At(err, "code")
+				if err := d.Recover(wire.At(err, "code"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "reason":
 			if seen[1] {
@@ -17856,7 +19010,10 @@ func (x *SessionEvictedPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "reason")
+					if err := d.Recover(wire.At(err, "reason"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Reason = v0
 			}
@@ -17885,7 +19042,7 @@ func (x *SessionEvictedPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "reason")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -17965,10 +19122,16 @@ func (x *SessionClose) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "session.close" {
-				return wire.At(wire.ConstError(d.Offset(), "\"session.close\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.close\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -17976,7 +19139,10 @@ func (x *SessionClose) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -17984,12 +19150,18 @@ func (x *SessionClose) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -18030,7 +19202,7 @@ func (x *SessionClose) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -18116,7 +19288,11 @@ func (x *SessionClosePayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "reason")
+						if err := d.Recover(wire.At(err, "reason"), start, 0); err != nil {
+							return err
+						}
+						x.Reason = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -18214,10 +19390,16 @@ func (x *SessionClosed) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "session.closed" {
-				return wire.At(wire.ConstError(d.Offset(), "\"session.closed\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.closed\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -18225,7 +19407,10 @@ func (x *SessionClosed) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -18233,12 +19418,18 @@ func (x *SessionClosed) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -18279,7 +19470,7 @@ func (x *SessionClosed) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -18365,7 +19556,11 @@ func (x *SessionClosedPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "reason")
+						if err := d.Recover(wire.At(err, "reason"), start, 0); err != nil {
+							return err
+						}
+						x.Reason = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -18463,10 +19658,16 @@ func (x *SessionResume) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "session.resume" {
-				return wire.At(wire.ConstError(d.Offset(), "\"session.resume\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.resume\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[1] {
@@ -18474,12 +19675,18 @@ func (x *SessionResume) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -18517,7 +19724,7 @@ func (x *SessionResume) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -18593,7 +19800,10 @@ func (x *SessionResumePayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "resume_token")
+					if err := d.Recover(wire.At(err, "resume_token"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ResumeToken = v0
 			}
@@ -18605,7 +19815,10 @@ func (x *SessionResumePayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "last_event_seq")
+					if err := d.Recover(wire.At(err, "last_event_seq"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.LastEventSeq = v0
 			}
@@ -18634,7 +19847,7 @@ func (x *SessionResumePayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "last_event_seq")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -18710,10 +19923,16 @@ func (x *SessionResumed) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "session.resumed" {
-				return wire.At(wire.ConstError(d.Offset(), "\"session.resumed\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.resumed\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[1] {
@@ -18721,12 +19940,18 @@ func (x *SessionResumed) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -18764,7 +19989,7 @@ func (x *SessionResumed) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -18838,7 +20063,10 @@ func (x *SessionResumedPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "resume_token":
 			if seen[1] {
@@ -18848,7 +20076,10 @@ func (x *SessionResumedPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "resume_token")
+					if err := d.Recover(wire.At(err, "resume_token"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ResumeToken = v0
 			}
@@ -18860,7 +20091,10 @@ func (x *SessionResumedPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "replayed_from")
+					if err := d.Recover(wire.At(err, "replayed_from"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ReplayedFrom = v0
 			}
@@ -18872,7 +20106,10 @@ func (x *SessionResumedPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Bool()
 				if err != nil {
-					return wire.At(err, "replayed")
+					if err := d.Recover(wire.At(err, "replayed"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Replayed = v0
 			}
@@ -18907,7 +20144,7 @@ func (x *SessionResumedPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "replayed")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -18991,10 +20228,16 @@ func (x *SessionPing) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "session.ping" {
-				return wire.At(wire.ConstError(d.Offset(), "\"session.ping\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.ping\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -19002,7 +20245,10 @@ func (x *SessionPing) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -19010,12 +20256,18 @@ func (x *SessionPing) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -19056,7 +20308,7 @@ func (x *SessionPing) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -19140,7 +20392,10 @@ func (x *SessionPingPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "nonce")
+					if err := d.Recover(wire.At(err, "nonce"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Nonce = v0
 			}
@@ -19150,7 +20405,10 @@ func (x *SessionPingPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SentAt.DecodeWire(d); err != nil {
-				return wire.At(err, "sent_at")
+				if err := d.Recover(wire.At(err, "sent_at"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -19177,7 +20435,7 @@ func (x *SessionPingPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sent_at")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -19257,10 +20515,16 @@ func (x *SessionPong) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "session.pong" {
-				return wire.At(wire.ConstError(d.Offset(), "\"session.pong\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.pong\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -19268,7 +20532,10 @@ func (x *SessionPong) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -19276,12 +20543,18 @@ func (x *SessionPong) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -19322,7 +20595,7 @@ func (x *SessionPong) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -19406,7 +20679,10 @@ func (x *SessionPongPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "ping_nonce")
+					if err := d.Recover(wire.At(err, "ping_nonce"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.PingNonce = v0
 			}
@@ -19416,7 +20692,10 @@ func (x *SessionPongPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.ReceivedAt.DecodeWire(d); err != nil {
-				return wire.At(err, "received_at")
+				if err := d.Recover(wire.At(err, "received_at"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -19443,7 +20722,7 @@ func (x *SessionPongPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "received_at")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -19523,10 +20802,16 @@ func (x *SessionAck) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "session.ack" {
-				return wire.At(wire.ConstError(d.Offset(), "\"session.ack\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.ack\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -19534,7 +20819,10 @@ func (x *SessionAck) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -19542,12 +20830,18 @@ func (x *SessionAck) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -19588,7 +20882,7 @@ func (x *SessionAck) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -19672,7 +20966,10 @@ func (x *SessionAckPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "last_processed_seq")
+					if err := d.Recover(wire.At(err, "last_processed_seq"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.LastProcessedSeq = v0
 			}
@@ -19698,7 +20995,7 @@ func (x *SessionAckPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "last_processed_seq")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -19765,10 +21062,16 @@ func (x *SessionListJobs) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "session.list_jobs" {
-				return wire.At(wire.ConstError(d.Offset(), "\"session.list_jobs\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.list_jobs\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -19776,7 +21079,10 @@ func (x *SessionListJobs) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -19784,12 +21090,18 @@ func (x *SessionListJobs) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -19830,7 +21142,7 @@ func (x *SessionListJobs) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -19914,7 +21226,11 @@ func (x *SessionListJobsPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(JobListFilter)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "filter")
+					if err := d.Recover(wire.At(err, "filter"), start, 0); err != nil {
+						return err
+					}
+					x.Filter = v
+					continue
 				}
 				x.Filter = v
 			}
@@ -19928,7 +21244,11 @@ func (x *SessionListJobsPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "limit")
+						if err := d.Recover(wire.At(err, "limit"), start, 0); err != nil {
+							return err
+						}
+						x.Limit = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -19944,7 +21264,11 @@ func (x *SessionListJobsPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "cursor")
+						if err := d.Recover(wire.At(err, "cursor"), start, 0); err != nil {
+							return err
+						}
+						x.Cursor = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -20051,7 +21375,13 @@ func (x *JobListFilter) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "status")
+					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+						return err
+					}
+					if x.Status == nil {
+						x.Status = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -20066,7 +21396,11 @@ func (x *JobListFilter) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "status")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "status"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -20084,7 +21418,11 @@ func (x *JobListFilter) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "agent")
+						if err := d.Recover(wire.At(err, "agent"), start, 0); err != nil {
+							return err
+						}
+						x.Agent = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -20098,7 +21436,11 @@ func (x *JobListFilter) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Timestamp)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "created_after")
+					if err := d.Recover(wire.At(err, "created_after"), start, 0); err != nil {
+						return err
+					}
+					x.CreatedAfter = v
+					continue
 				}
 				x.CreatedAfter = v
 			}
@@ -20110,7 +21452,11 @@ func (x *JobListFilter) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Timestamp)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "created_before")
+					if err := d.Recover(wire.At(err, "created_before"), start, 0); err != nil {
+						return err
+					}
+					x.CreatedBefore = v
+					continue
 				}
 				x.CreatedBefore = v
 			}
@@ -20239,10 +21585,16 @@ func (x *SessionJobs) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "session.jobs" {
-				return wire.At(wire.ConstError(d.Offset(), "\"session.jobs\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.jobs\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -20250,7 +21602,10 @@ func (x *SessionJobs) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -20258,12 +21613,18 @@ func (x *SessionJobs) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -20304,7 +21665,7 @@ func (x *SessionJobs) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -20388,7 +21749,10 @@ func (x *SessionJobsPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "request_id")
+					if err := d.Recover(wire.At(err, "request_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RequestID = v0
 			}
@@ -20399,7 +21763,10 @@ func (x *SessionJobsPayload) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "jobs")
+					if err := d.Recover(wire.At(err, "jobs"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]JobListEntry, 0)
 				for i0 := 0; ; i0++ {
@@ -20412,7 +21779,11 @@ func (x *SessionJobsPayload) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 JobListEntry
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "jobs")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "jobs"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -20425,14 +21796,21 @@ func (x *SessionJobsPayload) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "next_cursor")
+				if err := d.Recover(wire.At(err, "next_cursor"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if !isNull {
 				v := new(string)
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "next_cursor")
+						if err := d.Recover(wire.At(err, "next_cursor"), start, 0); err != nil {
+							return err
+						}
+						x.NextCursor = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -20466,7 +21844,7 @@ func (x *SessionJobsPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "next_cursor")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -20555,7 +21933,10 @@ func (x *JobListEntry) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
-				return wire.At(err, "job_id")
+				if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "agent":
 			if seen[1] {
@@ -20565,7 +21946,10 @@ func (x *JobListEntry) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "agent")
+					if err := d.Recover(wire.At(err, "agent"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Agent = v0
 			}
@@ -20577,7 +21961,10 @@ func (x *JobListEntry) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "status")
+					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Status = v0
 			}
@@ -20589,7 +21976,11 @@ func (x *JobListEntry) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(JobID)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "parent_job_id")
+					if err := d.Recover(wire.At(err, "parent_job_id"), start, 0); err != nil {
+						return err
+					}
+					x.ParentJobID = v
+					continue
 				}
 				x.ParentJobID = v
 			}
@@ -20599,7 +21990,10 @@ func (x *JobListEntry) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.CreatedAt.DecodeWire(d); err != nil {
-				return wire.At(err, "created_at")
+				if err := d.Recover(wire.At(err, "created_at"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "trace_id":
 			if seen[5] {
@@ -20611,7 +22005,11 @@ func (x *JobListEntry) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "trace_id")
+						if err := d.Recover(wire.At(err, "trace_id"), start, 0); err != nil {
+							return err
+						}
+						x.TraceID = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -20625,7 +22023,10 @@ func (x *JobListEntry) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "last_event_seq")
+					if err := d.Recover(wire.At(err, "last_event_seq"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.LastEventSeq = v0
 			}
@@ -20663,7 +22064,7 @@ func (x *JobListEntry) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "last_event_seq")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -20777,10 +22178,16 @@ func (x *Ping) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "ping" {
-				return wire.At(wire.ConstError(d.Offset(), "\"ping\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"ping\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -20788,7 +22195,10 @@ func (x *Ping) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -20796,12 +22206,18 @@ func (x *Ping) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -20842,7 +22258,7 @@ func (x *Ping) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -20928,7 +22344,11 @@ func (x *PingPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "nonce")
+						if err := d.Recover(wire.At(err, "nonce"), start, 0); err != nil {
+							return err
+						}
+						x.Nonce = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -21026,10 +22446,16 @@ func (x *Pong) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "pong" {
-				return wire.At(wire.ConstError(d.Offset(), "\"pong\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"pong\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -21037,7 +22463,10 @@ func (x *Pong) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -21045,12 +22474,18 @@ func (x *Pong) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -21091,7 +22526,7 @@ func (x *Pong) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -21177,7 +22612,11 @@ func (x *PongPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "nonce")
+						if err := d.Recover(wire.At(err, "nonce"), start, 0); err != nil {
+							return err
+						}
+						x.Nonce = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -21275,10 +22714,16 @@ func (x *Nack) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "nack" {
-				return wire.At(wire.ConstError(d.Offset(), "\"nack\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"nack\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -21286,7 +22731,10 @@ func (x *Nack) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -21294,12 +22742,18 @@ func (x *Nack) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -21340,7 +22794,7 @@ func (x *Nack) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -21422,7 +22876,10 @@ func (x *NackPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Code.DecodeWire(d); err != nil {
-				return wire.At(err, "code")
+				if err := d.Recover(wire.At(err, "code"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "message":
 			if seen[1] {
@@ -21432,7 +22889,10 @@ func (x *NackPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "message")
+					if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Message = v0
 			}
@@ -21444,7 +22904,10 @@ func (x *NackPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "details")
+					if err := d.Recover(wire.At(err, "details"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Details = v0
 			}
@@ -21473,7 +22936,7 @@ func (x *NackPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "message")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -21563,10 +23026,16 @@ func (x *Resume) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "resume" {
-				return wire.At(wire.ConstError(d.Offset(), "\"resume\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"resume\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -21574,7 +23043,10 @@ func (x *Resume) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -21582,12 +23054,18 @@ func (x *Resume) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -21628,7 +23106,7 @@ func (x *Resume) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -21712,7 +23190,11 @@ func (x *ResumePayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(MessageID)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "after_message_id")
+					if err := d.Recover(wire.At(err, "after_message_id"), start, 0); err != nil {
+						return err
+					}
+					x.AfterMessageID = v
+					continue
 				}
 				x.AfterMessageID = v
 			}
@@ -21726,7 +23208,11 @@ func (x *ResumePayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "checkpoint_id")
+						if err := d.Recover(wire.At(err, "checkpoint_id"), start, 0); err != nil {
+							return err
+						}
+						x.CheckpointID = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -21742,7 +23228,11 @@ func (x *ResumePayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "include_open_streams")
+						if err := d.Recover(wire.At(err, "include_open_streams"), start, 0); err != nil {
+							return err
+						}
+						x.IncludeOpenStreams = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -21852,10 +23342,16 @@ func (x *ToolInvoke) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "tool.invoke" {
-				return wire.At(wire.ConstError(d.Offset(), "\"tool.invoke\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"tool.invoke\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -21863,7 +23359,10 @@ func (x *ToolInvoke) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -21871,12 +23370,18 @@ func (x *ToolInvoke) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -21917,7 +23422,7 @@ func (x *ToolInvoke) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -22001,7 +23506,10 @@ func (x *ToolInvokePayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "tool")
+					if err := d.Recover(wire.At(err, "tool"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Tool = v0
 			}
@@ -22013,7 +23521,10 @@ func (x *ToolInvokePayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "arguments")
+					if err := d.Recover(wire.At(err, "arguments"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Arguments = v0
 			}
@@ -22024,7 +23535,13 @@ func (x *ToolInvokePayload) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "cost_budget")
+					if err := d.Recover(wire.At(err, "cost_budget"), start, 0); err != nil {
+						return err
+					}
+					if x.CostBudget == nil {
+						x.CostBudget = []BudgetAmount{}
+					}
+					continue
 				}
 				s0 := make([]BudgetAmount, 0)
 				for i0 := 0; ; i0++ {
@@ -22037,7 +23554,11 @@ func (x *ToolInvokePayload) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 BudgetAmount
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "cost_budget")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "cost_budget"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -22051,7 +23572,11 @@ func (x *ToolInvokePayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(LeaseRequest)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "lease_request")
+					if err := d.Recover(wire.At(err, "lease_request"), start, 0); err != nil {
+						return err
+					}
+					x.LeaseRequest = v
+					continue
 				}
 				x.LeaseRequest = v
 			}
@@ -22080,7 +23605,7 @@ func (x *ToolInvokePayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "arguments")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -22179,10 +23704,16 @@ func (x *ToolResult) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "tool.result" {
-				return wire.At(wire.ConstError(d.Offset(), "\"tool.result\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"tool.result\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -22190,7 +23721,10 @@ func (x *ToolResult) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -22198,12 +23732,18 @@ func (x *ToolResult) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -22244,7 +23784,7 @@ func (x *ToolResult) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -22328,7 +23868,10 @@ func (x *ToolResultPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "value")
+					if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Value = v0
 			}
@@ -22340,7 +23883,11 @@ func (x *ToolResultPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(ArtifactRef)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "result_ref")
+					if err := d.Recover(wire.At(err, "result_ref"), start, 0); err != nil {
+						return err
+					}
+					x.ResultRef = v
+					continue
 				}
 				x.ResultRef = v
 			}
@@ -22438,10 +23985,16 @@ func (x *ToolError) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "tool.error" {
-				return wire.At(wire.ConstError(d.Offset(), "\"tool.error\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"tool.error\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -22449,7 +24002,10 @@ func (x *ToolError) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -22457,12 +24013,18 @@ func (x *ToolError) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -22503,7 +24065,7 @@ func (x *ToolError) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -22585,7 +24147,10 @@ func (x *ToolErrorPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Code.DecodeWire(d); err != nil {
-				return wire.At(err, "code")
+				if err := d.Recover(wire.At(err, "code"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "retryable":
 			if seen[1] {
@@ -22597,7 +24162,11 @@ func (x *ToolErrorPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "retryable")
+						if err := d.Recover(wire.At(err, "retryable"), start, 0); err != nil {
+							return err
+						}
+						x.Retryable = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -22611,7 +24180,10 @@ func (x *ToolErrorPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "message")
+					if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Message = v0
 			}
@@ -22623,7 +24195,10 @@ func (x *ToolErrorPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "details")
+					if err := d.Recover(wire.At(err, "details"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Details = v0
 			}
@@ -22652,7 +24227,7 @@ func (x *ToolErrorPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "message")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -22746,10 +24321,16 @@ func (x *StreamOpen) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "stream.open" {
-				return wire.At(wire.ConstError(d.Offset(), "\"stream.open\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"stream.open\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -22757,7 +24338,10 @@ func (x *StreamOpen) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "stream_id":
 			if seen[2] {
@@ -22765,7 +24349,10 @@ func (x *StreamOpen) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.StreamID.DecodeWire(d); err != nil {
-				return wire.At(err, "stream_id")
+				if err := d.Recover(wire.At(err, "stream_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[3] {
@@ -22773,12 +24360,18 @@ func (x *StreamOpen) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -22822,7 +24415,7 @@ func (x *StreamOpen) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -22912,7 +24505,10 @@ func (x *StreamOpenPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Kind.DecodeWire(d); err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content_type":
 			if seen[1] {
@@ -22924,7 +24520,11 @@ func (x *StreamOpenPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "content_type")
+						if err := d.Recover(wire.At(err, "content_type"), start, 0); err != nil {
+							return err
+						}
+						x.ContentType = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -22940,7 +24540,11 @@ func (x *StreamOpenPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "encoding")
+						if err := d.Recover(wire.At(err, "encoding"), start, 0); err != nil {
+							return err
+						}
+						x.Encoding = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -22968,7 +24572,7 @@ func (x *StreamOpenPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "kind")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -23120,10 +24724,16 @@ func (x *StreamChunk) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "stream.chunk" {
-				return wire.At(wire.ConstError(d.Offset(), "\"stream.chunk\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"stream.chunk\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -23131,7 +24741,10 @@ func (x *StreamChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "stream_id":
 			if seen[2] {
@@ -23139,7 +24752,10 @@ func (x *StreamChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.StreamID.DecodeWire(d); err != nil {
-				return wire.At(err, "stream_id")
+				if err := d.Recover(wire.At(err, "stream_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[3] {
@@ -23147,12 +24763,18 @@ func (x *StreamChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -23196,7 +24818,7 @@ func (x *StreamChunk) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -23288,7 +24910,10 @@ func (x *StreamChunkPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "sequence")
+					if err := d.Recover(wire.At(err, "sequence"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Sequence = v0
 			}
@@ -23300,7 +24925,10 @@ func (x *StreamChunkPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "data")
+					if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Data = v0
 			}
@@ -23314,7 +24942,11 @@ func (x *StreamChunkPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "content_type")
+						if err := d.Recover(wire.At(err, "content_type"), start, 0); err != nil {
+							return err
+						}
+						x.ContentType = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -23330,7 +24962,11 @@ func (x *StreamChunkPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "sha256")
+						if err := d.Recover(wire.At(err, "sha256"), start, 0); err != nil {
+							return err
+						}
+						x.Sha256 = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -23346,7 +24982,11 @@ func (x *StreamChunkPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "redacted")
+						if err := d.Recover(wire.At(err, "redacted"), start, 0); err != nil {
+							return err
+						}
+						x.Redacted = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -23362,7 +25002,11 @@ func (x *StreamChunkPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "role")
+						if err := d.Recover(wire.At(err, "role"), start, 0); err != nil {
+							return err
+						}
+						x.Role = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -23393,7 +25037,7 @@ func (x *StreamChunkPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "data")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -23497,10 +25141,16 @@ func (x *StreamClose) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "stream.close" {
-				return wire.At(wire.ConstError(d.Offset(), "\"stream.close\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"stream.close\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -23508,7 +25158,10 @@ func (x *StreamClose) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "stream_id":
 			if seen[2] {
@@ -23516,7 +25169,10 @@ func (x *StreamClose) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.StreamID.DecodeWire(d); err != nil {
-				return wire.At(err, "stream_id")
+				if err := d.Recover(wire.At(err, "stream_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[3] {
@@ -23524,12 +25180,18 @@ func (x *StreamClose) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -23573,7 +25235,7 @@ func (x *StreamClose) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -23667,7 +25329,11 @@ func (x *StreamClosePayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "final_sequence")
+						if err := d.Recover(wire.At(err, "final_sequence"), start, 0); err != nil {
+							return err
+						}
+						x.FinalSequence = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -23758,10 +25424,16 @@ func (x *StreamError) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "stream.error" {
-				return wire.At(wire.ConstError(d.Offset(), "\"stream.error\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"stream.error\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -23769,7 +25441,10 @@ func (x *StreamError) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "stream_id":
 			if seen[2] {
@@ -23777,7 +25452,10 @@ func (x *StreamError) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.StreamID.DecodeWire(d); err != nil {
-				return wire.At(err, "stream_id")
+				if err := d.Recover(wire.At(err, "stream_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[3] {
@@ -23785,12 +25463,18 @@ func (x *StreamError) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -23834,7 +25518,7 @@ func (x *StreamError) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -23924,7 +25608,10 @@ func (x *StreamErrorPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Code.DecodeWire(d); err != nil {
-				return wire.At(err, "code")
+				if err := d.Recover(wire.At(err, "code"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "message":
 			if seen[1] {
@@ -23934,7 +25621,10 @@ func (x *StreamErrorPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "message")
+					if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Message = v0
 			}
@@ -23963,7 +25653,7 @@ func (x *StreamErrorPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "message")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -24043,10 +25733,16 @@ func (x *PermissionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "permission.request" {
-				return wire.At(wire.ConstError(d.Offset(), "\"permission.request\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"permission.request\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -24054,7 +25750,10 @@ func (x *PermissionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -24062,12 +25761,18 @@ func (x *PermissionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -24108,7 +25813,7 @@ func (x *PermissionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -24192,7 +25897,10 @@ func (x *PermissionRequestPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "permission")
+					if err := d.Recover(wire.At(err, "permission"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Permission = v0
 			}
@@ -24204,7 +25912,10 @@ func (x *PermissionRequestPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "resource")
+					if err := d.Recover(wire.At(err, "resource"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Resource = v0
 			}
@@ -24216,7 +25927,10 @@ func (x *PermissionRequestPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "operation")
+					if err := d.Recover(wire.At(err, "operation"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Operation = v0
 			}
@@ -24230,7 +25944,11 @@ func (x *PermissionRequestPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "reason")
+						if err := d.Recover(wire.At(err, "reason"), start, 0); err != nil {
+							return err
+						}
+						x.Reason = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -24246,7 +25964,11 @@ func (x *PermissionRequestPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "requested_lease_seconds")
+						if err := d.Recover(wire.At(err, "requested_lease_seconds"), start, 0); err != nil {
+							return err
+						}
+						x.RequestedLeaseSeconds = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -24280,7 +26002,7 @@ func (x *PermissionRequestPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "operation")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -24384,10 +26106,16 @@ func (x *PermissionGrant) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "permission.grant" {
-				return wire.At(wire.ConstError(d.Offset(), "\"permission.grant\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"permission.grant\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -24395,7 +26123,10 @@ func (x *PermissionGrant) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -24403,12 +26134,18 @@ func (x *PermissionGrant) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -24449,7 +26186,7 @@ func (x *PermissionGrant) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -24533,7 +26270,10 @@ func (x *PermissionGrantPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "permission")
+					if err := d.Recover(wire.At(err, "permission"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Permission = v0
 			}
@@ -24545,7 +26285,10 @@ func (x *PermissionGrantPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "resource")
+					if err := d.Recover(wire.At(err, "resource"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Resource = v0
 			}
@@ -24557,7 +26300,10 @@ func (x *PermissionGrantPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "operation")
+					if err := d.Recover(wire.At(err, "operation"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Operation = v0
 			}
@@ -24569,7 +26315,10 @@ func (x *PermissionGrantPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "lease_seconds")
+					if err := d.Recover(wire.At(err, "lease_seconds"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.LeaseSeconds = v0
 			}
@@ -24604,7 +26353,7 @@ func (x *PermissionGrantPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "lease_seconds")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -24696,10 +26445,16 @@ func (x *PermissionDeny) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "permission.deny" {
-				return wire.At(wire.ConstError(d.Offset(), "\"permission.deny\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"permission.deny\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -24707,7 +26462,10 @@ func (x *PermissionDeny) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -24715,12 +26473,18 @@ func (x *PermissionDeny) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -24761,7 +26525,7 @@ func (x *PermissionDeny) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -24845,7 +26609,10 @@ func (x *PermissionDenyPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "permission")
+					if err := d.Recover(wire.At(err, "permission"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Permission = v0
 			}
@@ -24857,7 +26624,10 @@ func (x *PermissionDenyPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "reason")
+					if err := d.Recover(wire.At(err, "reason"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Reason = v0
 			}
@@ -24886,7 +26656,7 @@ func (x *PermissionDenyPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "reason")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -24968,10 +26738,16 @@ func (x *Subscribe) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "subscribe" {
-				return wire.At(wire.ConstError(d.Offset(), "\"subscribe\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"subscribe\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -24979,7 +26755,10 @@ func (x *Subscribe) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -24987,12 +26766,18 @@ func (x *Subscribe) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -25033,7 +26818,7 @@ func (x *Subscribe) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -25117,7 +26902,11 @@ func (x *SubscribePayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(SubscriptionFilter)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "filter")
+					if err := d.Recover(wire.At(err, "filter"), start, 0); err != nil {
+						return err
+					}
+					x.Filter = v
+					continue
 				}
 				x.Filter = v
 			}
@@ -25129,7 +26918,11 @@ func (x *SubscribePayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(SubscriptionSince)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "since")
+					if err := d.Recover(wire.At(err, "since"), start, 0); err != nil {
+						return err
+					}
+					x.Since = v
+					continue
 				}
 				x.Since = v
 			}
@@ -25228,7 +27021,13 @@ func (x *SubscriptionFilter) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "session_id")
+					if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+						return err
+					}
+					if x.SessionID == nil {
+						x.SessionID = []SessionID{}
+					}
+					continue
 				}
 				s0 := make([]SessionID, 0)
 				for i0 := 0; ; i0++ {
@@ -25241,7 +27040,11 @@ func (x *SubscriptionFilter) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 SessionID
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "session_id")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "session_id"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -25254,7 +27057,13 @@ func (x *SubscriptionFilter) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "trace_id")
+					if err := d.Recover(wire.At(err, "trace_id"), start, 0); err != nil {
+						return err
+					}
+					if x.TraceID == nil {
+						x.TraceID = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -25269,7 +27078,11 @@ func (x *SubscriptionFilter) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "trace_id")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "trace_id"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -25284,7 +27097,13 @@ func (x *SubscriptionFilter) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "job_id")
+					if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+						return err
+					}
+					if x.JobID == nil {
+						x.JobID = []JobID{}
+					}
+					continue
 				}
 				s0 := make([]JobID, 0)
 				for i0 := 0; ; i0++ {
@@ -25297,7 +27116,11 @@ func (x *SubscriptionFilter) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 JobID
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "job_id")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "job_id"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -25310,7 +27133,13 @@ func (x *SubscriptionFilter) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "stream_id")
+					if err := d.Recover(wire.At(err, "stream_id"), start, 0); err != nil {
+						return err
+					}
+					if x.StreamID == nil {
+						x.StreamID = []StreamID{}
+					}
+					continue
 				}
 				s0 := make([]StreamID, 0)
 				for i0 := 0; ; i0++ {
@@ -25323,7 +27152,11 @@ func (x *SubscriptionFilter) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 StreamID
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "stream_id")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "stream_id"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -25336,7 +27169,13 @@ func (x *SubscriptionFilter) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "types")
+					if err := d.Recover(wire.At(err, "types"), start, 0); err != nil {
+						return err
+					}
+					if x.Types == nil {
+						x.Types = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -25351,7 +27190,11 @@ func (x *SubscriptionFilter) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "types")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "types"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -25367,7 +27210,11 @@ func (x *SubscriptionFilter) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Priority)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "min_priority")
+					if err := d.Recover(wire.At(err, "min_priority"), start, 0); err != nil {
+						return err
+					}
+					x.MinPriority = v
+					continue
 				}
 				x.MinPriority = v
 			}
@@ -25538,7 +27385,11 @@ func (x *SubscriptionSince) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(MessageID)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "after_message_id")
+					if err := d.Recover(wire.At(err, "after_message_id"), start, 0); err != nil {
+						return err
+					}
+					x.AfterMessageID = v
+					continue
 				}
 				x.AfterMessageID = v
 			}
@@ -25632,10 +27483,16 @@ func (x *SubscribeAccepted) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "subscribe.accepted" {
-				return wire.At(wire.ConstError(d.Offset(), "\"subscribe.accepted\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"subscribe.accepted\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -25643,7 +27500,10 @@ func (x *SubscribeAccepted) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -25651,12 +27511,18 @@ func (x *SubscribeAccepted) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -25697,7 +27563,7 @@ func (x *SubscribeAccepted) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -25779,7 +27645,10 @@ func (x *SubscribeAcceptedPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SubscriptionID.DecodeWire(d); err != nil {
-				return wire.At(err, "subscription_id")
+				if err := d.Recover(wire.At(err, "subscription_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -25803,7 +27672,7 @@ func (x *SubscribeAcceptedPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "subscription_id")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -25875,10 +27744,16 @@ func (x *SubscribeEvent) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "subscribe.event" {
-				return wire.At(wire.ConstError(d.Offset(), "\"subscribe.event\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"subscribe.event\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -25886,7 +27761,10 @@ func (x *SubscribeEvent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "subscription_id":
 			if seen[2] {
@@ -25894,7 +27772,10 @@ func (x *SubscribeEvent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.SubscriptionID.DecodeWire(d); err != nil {
-				return wire.At(err, "subscription_id")
+				if err := d.Recover(wire.At(err, "subscription_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[3] {
@@ -25902,12 +27783,18 @@ func (x *SubscribeEvent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -25951,7 +27838,7 @@ func (x *SubscribeEvent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -26043,7 +27930,10 @@ func (x *SubscribeEventPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "event")
+					if err := d.Recover(wire.At(err, "event"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Event = v0
 			}
@@ -26069,7 +27959,7 @@ func (x *SubscribeEventPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "event")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -26143,10 +28033,16 @@ func (x *Unsubscribe) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "unsubscribe" {
-				return wire.At(wire.ConstError(d.Offset(), "\"unsubscribe\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"unsubscribe\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -26154,7 +28050,10 @@ func (x *Unsubscribe) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -26162,12 +28061,18 @@ func (x *Unsubscribe) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -26208,7 +28113,7 @@ func (x *Unsubscribe) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -26290,7 +28195,10 @@ func (x *UnsubscribePayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SubscriptionID.DecodeWire(d); err != nil {
-				return wire.At(err, "subscription_id")
+				if err := d.Recover(wire.At(err, "subscription_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -26314,7 +28222,7 @@ func (x *UnsubscribePayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "subscription_id")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -26386,10 +28294,16 @@ func (x *SubscribeClosed) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "subscribe.closed" {
-				return wire.At(wire.ConstError(d.Offset(), "\"subscribe.closed\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"subscribe.closed\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -26397,7 +28311,10 @@ func (x *SubscribeClosed) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -26405,12 +28322,18 @@ func (x *SubscribeClosed) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -26451,7 +28374,7 @@ func (x *SubscribeClosed) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -26533,7 +28456,10 @@ func (x *SubscribeClosedPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SubscriptionID.DecodeWire(d); err != nil {
-				return wire.At(err, "subscription_id")
+				if err := d.Recover(wire.At(err, "subscription_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "code":
 			if seen[1] {
@@ -26541,7 +28467,10 @@ func (x *SubscribeClosedPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Code.DecodeWire(d); err != nil {
-				return wire.At(err, "code")
+				if err := d.Recover(wire.At(err, "code"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "reason":
 			if seen[2] {
@@ -26551,7 +28480,10 @@ func (x *SubscribeClosedPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "reason")
+					if err := d.Recover(wire.At(err, "reason"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Reason = v0
 			}
@@ -26583,7 +28515,7 @@ func (x *SubscribeClosedPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "reason")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -26669,10 +28601,16 @@ func (x *Metric) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "metric" {
-				return wire.At(wire.ConstError(d.Offset(), "\"metric\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"metric\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -26680,7 +28618,10 @@ func (x *Metric) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -26688,12 +28629,18 @@ func (x *Metric) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -26734,7 +28681,7 @@ func (x *Metric) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -26818,7 +28765,10 @@ func (x *MetricPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -26830,7 +28780,10 @@ func (x *MetricPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Float64()
 				if err != nil {
-					return wire.At(err, "value")
+					if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Value = v0
 			}
@@ -26842,7 +28795,10 @@ func (x *MetricPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "unit")
+					if err := d.Recover(wire.At(err, "unit"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Unit = v0
 			}
@@ -26854,7 +28810,10 @@ func (x *MetricPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "dims")
+					if err := d.Recover(wire.At(err, "dims"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Dims = v0
 			}
@@ -26886,7 +28845,7 @@ func (x *MetricPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "unit")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -26974,10 +28933,16 @@ func (x *TraceSpan) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "trace.span" {
-				return wire.At(wire.ConstError(d.Offset(), "\"trace.span\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"trace.span\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "session_id":
 			if seen[1] {
@@ -26985,7 +28950,10 @@ func (x *TraceSpan) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "payload":
 			if seen[2] {
@@ -26993,12 +28961,18 @@ func (x *TraceSpan) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -27039,7 +29013,7 @@ func (x *TraceSpan) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -27123,7 +29097,10 @@ func (x *TraceSpanPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -27135,7 +29112,10 @@ func (x *TraceSpanPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "trace_id")
+					if err := d.Recover(wire.At(err, "trace_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.TraceID = v0
 			}
@@ -27147,7 +29127,10 @@ func (x *TraceSpanPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "span_id")
+					if err := d.Recover(wire.At(err, "span_id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.SpanID = v0
 			}
@@ -27161,7 +29144,11 @@ func (x *TraceSpanPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "parent_span_id")
+						if err := d.Recover(wire.At(err, "parent_span_id"), start, 0); err != nil {
+							return err
+						}
+						x.ParentSpanID = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -27173,7 +29160,10 @@ func (x *TraceSpanPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.StartTime.DecodeWire(d); err != nil {
-				return wire.At(err, "start_time")
+				if err := d.Recover(wire.At(err, "start_time"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "end_time":
 			if seen[5] {
@@ -27181,7 +29171,10 @@ func (x *TraceSpanPayload) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			if err := x.EndTime.DecodeWire(d); err != nil {
-				return wire.At(err, "end_time")
+				if err := d.Recover(wire.At(err, "end_time"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "attributes":
 			if seen[6] {
@@ -27191,7 +29184,10 @@ func (x *TraceSpanPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "attributes")
+					if err := d.Recover(wire.At(err, "attributes"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Attributes = v0
 			}
@@ -27229,7 +29225,7 @@ func (x *TraceSpanPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "end_time")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }

@@ -55,7 +55,10 @@ func (x *Account) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -67,7 +70,10 @@ func (x *Account) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "email")
+					if err := d.Recover(wire.At(err, "email"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Email = v0
 			}
@@ -81,7 +87,11 @@ func (x *Account) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "host")
+						if err := d.Recover(wire.At(err, "host"), start, 0); err != nil {
+							return err
+						}
+						x.Host = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -97,7 +107,11 @@ func (x *Account) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "ipv4")
+						if err := d.Recover(wire.At(err, "ipv4"), start, 0); err != nil {
+							return err
+						}
+						x.Ipv4 = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -113,7 +127,11 @@ func (x *Account) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "ipv6")
+						if err := d.Recover(wire.At(err, "ipv6"), start, 0); err != nil {
+							return err
+						}
+						x.Ipv6 = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -129,7 +147,11 @@ func (x *Account) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "avatar")
+						if err := d.Recover(wire.At(err, "avatar"), start, 0); err != nil {
+							return err
+						}
+						x.Avatar = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -145,7 +167,11 @@ func (x *Account) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "homepage")
+						if err := d.Recover(wire.At(err, "homepage"), start, 0); err != nil {
+							return err
+						}
+						x.Homepage = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -161,7 +187,11 @@ func (x *Account) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "created")
+						if err := d.Recover(wire.At(err, "created"), start, 0); err != nil {
+							return err
+						}
+						x.Created = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -175,7 +205,10 @@ func (x *Account) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -186,7 +219,13 @@ func (x *Account) DecodeWire(d *wire.Decoder) error {
 			seen[9] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "tags")
+					if err := d.Recover(wire.At(err, "tags"), start, 0); err != nil {
+						return err
+					}
+					if x.Tags == nil {
+						x.Tags = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -201,7 +240,11 @@ func (x *Account) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "tags")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "tags"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -217,7 +260,11 @@ func (x *Account) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(AccountPlan)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "plan")
+					if err := d.Recover(wire.At(err, "plan"), start, 0); err != nil {
+						return err
+					}
+					x.Plan = v
+					continue
 				}
 				x.Plan = v
 			}
@@ -231,7 +278,11 @@ func (x *Account) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "seats")
+						if err := d.Recover(wire.At(err, "seats"), start, 0); err != nil {
+							return err
+						}
+						x.Seats = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -247,7 +298,11 @@ func (x *Account) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "quota")
+						if err := d.Recover(wire.At(err, "quota"), start, 0); err != nil {
+							return err
+						}
+						x.Quota = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -260,7 +315,10 @@ func (x *Account) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "id", "email", "host", "ipv4", "ipv6", "avatar", "homepage", "created", "name", "tags", "plan", "seats", "quota")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "id", "email", "host", "ipv4", "ipv6", "avatar", "homepage", "created", "name", "tags", "plan", "seats", "quota"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	var missing []string
@@ -274,7 +332,7 @@ func (x *Account) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "name")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }

@@ -68,7 +68,10 @@ func (x *Dependency) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Ref.DecodeWire(d); err != nil {
-				return wire.At(err, "ref")
+				if err := d.Recover(wire.At(err, "ref"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "dependsOn":
 			if seen[1] {
@@ -77,7 +80,13 @@ func (x *Dependency) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "dependsOn")
+					if err := d.Recover(wire.At(err, "dependsOn"), start, 0); err != nil {
+						return err
+					}
+					if x.DependsOn == nil {
+						x.DependsOn = []RefOrLink{}
+					}
+					continue
 				}
 				s0 := make([]RefOrLink, 0)
 				for i0 := 0; ; i0++ {
@@ -90,7 +99,11 @@ func (x *Dependency) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 RefOrLink
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "dependsOn")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "dependsOn"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -104,7 +117,11 @@ func (x *Dependency) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(DependencyURL)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "url")
+					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+						return err
+					}
+					x.URL = v
+					continue
 				}
 				x.URL = v
 			}
@@ -116,7 +133,11 @@ func (x *Dependency) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(DependencyScope)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "scope")
+					if err := d.Recover(wire.At(err, "scope"), start, 0); err != nil {
+						return err
+					}
+					x.Scope = v
+					continue
 				}
 				x.Scope = v
 			}
@@ -128,7 +149,11 @@ func (x *Dependency) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(DependencyHash)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "hash")
+					if err := d.Recover(wire.At(err, "hash"), start, 0); err != nil {
+						return err
+					}
+					x.Hash = v
+					continue
 				}
 				x.Hash = v
 			}
@@ -139,7 +164,10 @@ func (x *Dependency) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "ref", "dependsOn", "url", "scope", "hash")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "ref", "dependsOn", "url", "scope", "hash"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	var missing []string
@@ -147,7 +175,7 @@ func (x *Dependency) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "ref")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }

@@ -180,7 +180,10 @@ func (x *Item) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -192,7 +195,10 @@ func (x *Item) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "kind")
+					if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Kind = v0
 			}
@@ -203,7 +209,13 @@ func (x *Item) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "tags")
+					if err := d.Recover(wire.At(err, "tags"), start, 0); err != nil {
+						return err
+					}
+					if x.Tags == nil {
+						x.Tags = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -218,7 +230,11 @@ func (x *Item) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "tags")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "tags"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -234,7 +250,11 @@ func (x *Item) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Labels)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "labels")
+					if err := d.Recover(wire.At(err, "labels"), start, 0); err != nil {
+						return err
+					}
+					x.Labels = v
+					continue
 				}
 				x.Labels = v
 			}
@@ -263,7 +283,7 @@ func (x *Item) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "kind")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -337,8 +357,9 @@ func (x Item) MarshalJSON() ([]byte, error) {
 }
 
 // decodeWireMember decodes the member named key into x, noting it in seen
-// (indexed like the fields); found is false when x has no such member.
-func (x *Item) decodeWireMember(d *wire.Decoder, key string, seen []bool) (found bool, err error) {
+// (indexed like the fields); found is false when x has no such member. start is
+// where the object that holds the member began, for a collecting decoder's Recover.
+func (x *Item) decodeWireMember(d *wire.Decoder, key string, seen []bool, start int) (found bool, err error) {
 	switch key {
 	case "id":
 		if seen[0] {
@@ -498,7 +519,11 @@ func (x *Labels) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "owner")
+						if err := d.Recover(wire.At(err, "owner"), start, 0); err != nil {
+							return err
+						}
+						x.Owner = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -665,10 +690,16 @@ func (x *Product) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "product" {
-				return wire.At(wire.ConstError(d.Offset(), "\"product\""), "kind")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"product\""), "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "price":
 			if seen[1] {
@@ -678,7 +709,10 @@ func (x *Product) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Float64()
 				if err != nil {
-					return wire.At(err, "price")
+					if err := d.Recover(wire.At(err, "price"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Price = v0
 			}
@@ -689,7 +723,13 @@ func (x *Product) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "variants")
+					if err := d.Recover(wire.At(err, "variants"), start, 0); err != nil {
+						return err
+					}
+					if x.Variants == nil {
+						x.Variants = []ProductVariantsItem{}
+					}
+					continue
 				}
 				s0 := make([]ProductVariantsItem, 0)
 				for i0 := 0; ; i0++ {
@@ -702,7 +742,11 @@ func (x *Product) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 ProductVariantsItem
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "variants")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "variants"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -715,7 +759,13 @@ func (x *Product) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "dims")
+					if err := d.Recover(wire.At(err, "dims"), start, 0); err != nil {
+						return err
+					}
+					if x.Dims == nil {
+						x.Dims = [][]int64{}
+					}
+					continue
 				}
 				s0 := make([][]int64, 0)
 				for i0 := 0; ; i0++ {
@@ -729,7 +779,11 @@ func (x *Product) DecodeWire(d *wire.Decoder) error {
 					var e0 []int64
 					{
 						if err := d.BeginArray(); err != nil {
-							return wire.At(wire.AtIndex(err, i0), "dims")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "dims"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						s1 := make([]int64, 0)
 						for i1 := 0; ; i1++ {
@@ -744,7 +798,11 @@ func (x *Product) DecodeWire(d *wire.Decoder) error {
 							{
 								v2, err := d.Int64()
 								if err != nil {
-									return wire.At(wire.AtIndex(wire.AtIndex(err, i1), i0), "dims")
+									if err := d.Recover(wire.At(wire.AtIndex(wire.AtIndex(err, i1), i0), "dims"), start, 2); err != nil {
+										return err
+									}
+									s1 = append(s1, e1)
+									continue
 								}
 								e1 = v2
 							}
@@ -757,9 +815,12 @@ func (x *Product) DecodeWire(d *wire.Decoder) error {
 				x.Dims = s0
 			}
 		default:
-			ok, err := x.Item.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Item.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -791,7 +852,7 @@ func (x *Product) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "price")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -917,7 +978,10 @@ func (x *ProductVariantsItem) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "size")
+					if err := d.Recover(wire.At(err, "size"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Size = v0
 			}
@@ -931,7 +995,11 @@ func (x *ProductVariantsItem) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "color")
+						if err := d.Recover(wire.At(err, "color"), start, 0); err != nil {
+							return err
+						}
+						x.Color = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -959,7 +1027,7 @@ func (x *ProductVariantsItem) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "size")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -1026,7 +1094,10 @@ func (x *Discount) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Kind.DecodeWire(d); err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "value":
 			if seen[1] {
@@ -1036,7 +1107,10 @@ func (x *Discount) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Float64()
 				if err != nil {
-					return wire.At(err, "value")
+					if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Value = v0
 			}
@@ -1065,7 +1139,7 @@ func (x *Discount) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "value")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -1211,10 +1285,16 @@ func (x *ifDiscount) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "pct" {
-				return wire.At(wire.ConstError(d.Offset(), "\"pct\""), "kind")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"pct\""), "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -1238,7 +1318,7 @@ func (x *ifDiscount) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "kind")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -1305,7 +1385,11 @@ func (x *thenDiscount) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "value")
+						if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+							return err
+						}
+						x.Value = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1399,7 +1483,10 @@ func (x *Shipment) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Mode.DecodeWire(d); err != nil {
-				return wire.At(err, "mode")
+				if err := d.Recover(wire.At(err, "mode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "address":
 			if seen[1] {
@@ -1411,7 +1498,11 @@ func (x *Shipment) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "address")
+						if err := d.Recover(wire.At(err, "address"), start, 0); err != nil {
+							return err
+						}
+						x.Address = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1425,7 +1516,10 @@ func (x *Shipment) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "pickup")
+					if err := d.Recover(wire.At(err, "pickup"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Pickup = v0
 			}
@@ -1451,7 +1545,7 @@ func (x *Shipment) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "mode")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -1612,10 +1706,16 @@ func (x *ifShipment) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "mode")
+				if err := d.Recover(wire.At(err, "mode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "post" {
-				return wire.At(wire.ConstError(d.Offset(), "\"post\""), "mode")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"post\""), "mode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -1639,7 +1739,7 @@ func (x *ifShipment) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "mode")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -1838,7 +1938,10 @@ func (x *thenShipmentWithAddress) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "address")
+					if err := d.Recover(wire.At(err, "address"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Address = v0
 			}
@@ -1864,7 +1967,7 @@ func (x *thenShipmentWithAddress) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "address")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -1929,7 +2032,10 @@ func (x *thenShipmentWithPickup) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Pickup.DecodeWire(d); err != nil {
-				return wire.At(err, "pickup")
+				if err := d.Recover(wire.At(err, "pickup"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -1953,7 +2059,7 @@ func (x *thenShipmentWithPickup) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "pickup")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -2023,7 +2129,10 @@ func (x *thenShipmentWithPickupPickup) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "store")
+					if err := d.Recover(wire.At(err, "store"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Store = v0
 			}
@@ -2049,7 +2158,7 @@ func (x *thenShipmentWithPickupPickup) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "store")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -2112,7 +2221,10 @@ func (x *Price) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Currency.DecodeWire(d); err != nil {
-				return wire.At(err, "currency")
+				if err := d.Recover(wire.At(err, "currency"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -2136,7 +2248,7 @@ func (x *Price) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "currency")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }

@@ -91,10 +91,16 @@ func (x *Config) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.Raw()
 			if err != nil {
-				return wire.At(err, "version")
+				if err := d.Recover(wire.At(err, "version"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if string(v) != "2" {
-				return wire.At(wire.ConstError(d.Offset(), "2"), "version")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "2"), "version"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "mode":
 			if seen[1] {
@@ -104,7 +110,11 @@ func (x *Config) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(ConfigMode)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "mode")
+					if err := d.Recover(wire.At(err, "mode"), start, 0); err != nil {
+						return err
+					}
+					x.Mode = v
+					continue
 				}
 				x.Mode = v
 			}
@@ -118,7 +128,11 @@ func (x *Config) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "retries")
+						if err := d.Recover(wire.At(err, "retries"), start, 0); err != nil {
+							return err
+						}
+						x.Retries = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -134,7 +148,11 @@ func (x *Config) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "timeout")
+						if err := d.Recover(wire.At(err, "timeout"), start, 0); err != nil {
+							return err
+						}
+						x.Timeout = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -147,7 +165,13 @@ func (x *Config) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "paths")
+					if err := d.Recover(wire.At(err, "paths"), start, 0); err != nil {
+						return err
+					}
+					if x.Paths == nil {
+						x.Paths = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -162,7 +186,11 @@ func (x *Config) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "paths")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "paths"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -177,7 +205,13 @@ func (x *Config) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			{
 				if err := d.BeginObject(); err != nil {
-					return wire.At(err, "env")
+					if err := d.Recover(wire.At(err, "env"), start, 0); err != nil {
+						return err
+					}
+					if x.Env == nil {
+						x.Env = map[string]string{}
+					}
+					continue
 				}
 				m0 := make(map[string]string)
 				for {
@@ -196,7 +230,11 @@ func (x *Config) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.At(err, k0), "env")
+							if err := d.Recover(wire.At(wire.At(err, k0), "env"), start, 1); err != nil {
+								return err
+							}
+							m0[k0] = e0
+							continue
 						}
 						e0 = v1
 					}
@@ -212,7 +250,11 @@ func (x *Config) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(ConfigProxy)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "proxy")
+					if err := d.Recover(wire.At(err, "proxy"), start, 0); err != nil {
+						return err
+					}
+					x.Proxy = v
+					continue
 				}
 				x.Proxy = v
 			}
@@ -224,7 +266,11 @@ func (x *Config) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(ConfigLevel)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "level")
+					if err := d.Recover(wire.At(err, "level"), start, 0); err != nil {
+						return err
+					}
+					x.Level = v
+					continue
 				}
 				x.Level = v
 			}
@@ -238,7 +284,11 @@ func (x *Config) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "verbose")
+						if err := d.Recover(wire.At(err, "verbose"), start, 0); err != nil {
+							return err
+						}
+						x.Verbose = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -266,7 +316,7 @@ func (x *Config) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "version")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -487,7 +537,10 @@ func (x *ConfigProxy) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "url")
+					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URL = v0
 			}
@@ -501,7 +554,11 @@ func (x *ConfigProxy) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "user")
+						if err := d.Recover(wire.At(err, "user"), start, 0); err != nil {
+							return err
+						}
+						x.User = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -517,7 +574,11 @@ func (x *ConfigProxy) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "password")
+						if err := d.Recover(wire.At(err, "password"), start, 0); err != nil {
+							return err
+						}
+						x.Password = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -530,7 +591,10 @@ func (x *ConfigProxy) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "url", "user", "password")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "url", "user", "password"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	var missing []string
@@ -538,7 +602,7 @@ func (x *ConfigProxy) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "url")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -671,10 +735,16 @@ func (x *ifConfig) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "mode")
+				if err := d.Recover(wire.At(err, "mode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "fast" {
-				return wire.At(wire.ConstError(d.Offset(), "\"fast\""), "mode")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"fast\""), "mode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -698,7 +768,7 @@ func (x *ifConfig) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "mode")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -765,7 +835,11 @@ func (x *thenConfig) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						return wire.At(err, "retries")
+						if err := d.Recover(wire.At(err, "retries"), start, 0); err != nil {
+							return err
+						}
+						x.Retries = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -861,7 +935,10 @@ func (x *elseConfig) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "paths")
+					if err := d.Recover(wire.At(err, "paths"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Paths = v0
 			}
@@ -887,7 +964,7 @@ func (x *elseConfig) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "paths")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }

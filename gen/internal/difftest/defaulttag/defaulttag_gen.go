@@ -181,7 +181,11 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(SchemaType)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "type")
+					if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+						return err
+					}
+					x.Type = v
+					continue
 				}
 				x.Type = v
 			}
@@ -195,7 +199,11 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "format")
+						if err := d.Recover(wire.At(err, "format"), start, 0); err != nil {
+							return err
+						}
+						x.Format = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -208,7 +216,10 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "type", "format")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "type", "format"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	_ = start
@@ -341,10 +352,16 @@ func (x *FileSchema) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "file" {
-				return wire.At(wire.ConstError(d.Offset(), "\"file\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"file\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "description":
 			if seen[1] {
@@ -356,7 +373,11 @@ func (x *FileSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -369,7 +390,10 @@ func (x *FileSchema) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "type", "description")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "type", "description"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	var missing []string
@@ -377,7 +401,7 @@ func (x *FileSchema) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "type")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }

@@ -302,7 +302,10 @@ func (x *Service) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -314,7 +317,11 @@ func (x *Service) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Port)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "port")
+					if err := d.Recover(wire.At(err, "port"), start, 0); err != nil {
+						return err
+					}
+					x.Port = v
+					continue
 				}
 				x.Port = v
 			}
@@ -328,7 +335,11 @@ func (x *Service) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "ratio")
+						if err := d.Recover(wire.At(err, "ratio"), start, 0); err != nil {
+							return err
+						}
+						x.Ratio = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -344,7 +355,11 @@ func (x *Service) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "tls")
+						if err := d.Recover(wire.At(err, "tls"), start, 0); err != nil {
+							return err
+						}
+						x.TLS = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -360,7 +375,11 @@ func (x *Service) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "cert")
+						if err := d.Recover(wire.At(err, "cert"), start, 0); err != nil {
+							return err
+						}
+						x.Cert = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -374,7 +393,11 @@ func (x *Service) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Title)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "title")
+					if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						return err
+					}
+					x.Title = v
+					continue
 				}
 				x.Title = v
 			}
@@ -386,7 +409,11 @@ func (x *Service) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Schema)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "shape")
+					if err := d.Recover(wire.At(err, "shape"), start, 0); err != nil {
+						return err
+					}
+					x.Shape = v
+					continue
 				}
 				x.Shape = v
 			}
@@ -397,7 +424,10 @@ func (x *Service) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "name", "port", "ratio", "tls", "cert", "title", "shape")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "name", "port", "ratio", "tls", "cert", "title", "shape"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	var missing []string
@@ -405,7 +435,7 @@ func (x *Service) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "name")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -614,7 +644,11 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "id")
+						if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+							return err
+						}
+						x.ID = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -630,7 +664,11 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "$schema")
+						if err := d.Recover(wire.At(err, "$schema"), start, 0); err != nil {
+							return err
+						}
+						x.Schema = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -646,7 +684,11 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -662,7 +704,11 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -676,7 +722,10 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "default")
+					if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Default = v0
 			}
@@ -690,7 +739,11 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "multipleOf")
+						if err := d.Recover(wire.At(err, "multipleOf"), start, 0); err != nil {
+							return err
+						}
+						x.MultipleOf = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -706,7 +759,11 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "maximum")
+						if err := d.Recover(wire.At(err, "maximum"), start, 0); err != nil {
+							return err
+						}
+						x.Maximum = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -722,7 +779,11 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "exclusiveMaximum")
+						if err := d.Recover(wire.At(err, "exclusiveMaximum"), start, 0); err != nil {
+							return err
+						}
+						x.ExclusiveMaximum = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -738,7 +799,11 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "minimum")
+						if err := d.Recover(wire.At(err, "minimum"), start, 0); err != nil {
+							return err
+						}
+						x.Minimum = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -754,7 +819,11 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "exclusiveMinimum")
+						if err := d.Recover(wire.At(err, "exclusiveMinimum"), start, 0); err != nil {
+							return err
+						}
+						x.ExclusiveMinimum = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -768,7 +837,11 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(PositiveInteger)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "maxLength")
+					if err := d.Recover(wire.At(err, "maxLength"), start, 0); err != nil {
+						return err
+					}
+					x.MaxLength = v
+					continue
 				}
 				x.MaxLength = v
 			}
@@ -780,7 +853,11 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(PositiveIntegerDefault0)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "minLength")
+					if err := d.Recover(wire.At(err, "minLength"), start, 0); err != nil {
+						return err
+					}
+					x.MinLength = v
+					continue
 				}
 				x.MinLength = v
 			}
@@ -794,7 +871,11 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "pattern")
+						if err := d.Recover(wire.At(err, "pattern"), start, 0); err != nil {
+							return err
+						}
+						x.Pattern = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -808,7 +889,10 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeSchemaAdditionalItems(d)
 				if err != nil {
-					return wire.At(err, "additionalItems")
+					if err := d.Recover(wire.At(err, "additionalItems"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.AdditionalItems = v0
 			}
@@ -820,7 +904,10 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeSchemaItems(d)
 				if err != nil {
-					return wire.At(err, "items")
+					if err := d.Recover(wire.At(err, "items"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Items = v0
 			}
@@ -832,7 +919,11 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(PositiveInteger)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "maxItems")
+					if err := d.Recover(wire.At(err, "maxItems"), start, 0); err != nil {
+						return err
+					}
+					x.MaxItems = v
+					continue
 				}
 				x.MaxItems = v
 			}
@@ -844,7 +935,11 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(PositiveIntegerDefault0)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "minItems")
+					if err := d.Recover(wire.At(err, "minItems"), start, 0); err != nil {
+						return err
+					}
+					x.MinItems = v
+					continue
 				}
 				x.MinItems = v
 			}
@@ -858,7 +953,11 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "uniqueItems")
+						if err := d.Recover(wire.At(err, "uniqueItems"), start, 0); err != nil {
+							return err
+						}
+						x.UniqueItems = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -872,7 +971,11 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(PositiveInteger)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "maxProperties")
+					if err := d.Recover(wire.At(err, "maxProperties"), start, 0); err != nil {
+						return err
+					}
+					x.MaxProperties = v
+					continue
 				}
 				x.MaxProperties = v
 			}
@@ -884,7 +987,11 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(PositiveIntegerDefault0)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "minProperties")
+					if err := d.Recover(wire.At(err, "minProperties"), start, 0); err != nil {
+						return err
+					}
+					x.MinProperties = v
+					continue
 				}
 				x.MinProperties = v
 			}
@@ -894,7 +1001,10 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[20] = true
 			if err := x.Required.DecodeWire(d); err != nil {
-				return wire.At(err, "required")
+				if err := d.Recover(wire.At(err, "required"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "additionalProperties":
 			if seen[21] {
@@ -904,7 +1014,10 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeSchemaAdditionalProperties(d)
 				if err != nil {
-					return wire.At(err, "additionalProperties")
+					if err := d.Recover(wire.At(err, "additionalProperties"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.AdditionalProperties = v0
 			}
@@ -915,7 +1028,13 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 			seen[22] = true
 			{
 				if err := d.BeginObject(); err != nil {
-					return wire.At(err, "definitions")
+					if err := d.Recover(wire.At(err, "definitions"), start, 0); err != nil {
+						return err
+					}
+					if x.Definitions == nil {
+						x.Definitions = map[string]Schema{}
+					}
+					continue
 				}
 				m0 := make(map[string]Schema)
 				for {
@@ -932,7 +1051,11 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 Schema
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.At(err, k0), "definitions")
+						if err := d.Recover(wire.At(wire.At(err, k0), "definitions"), start, 1); err != nil {
+							return err
+						}
+						m0[k0] = e0
+						continue
 					}
 					m0[k0] = e0
 				}
@@ -945,7 +1068,13 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 			seen[23] = true
 			{
 				if err := d.BeginObject(); err != nil {
-					return wire.At(err, "properties")
+					if err := d.Recover(wire.At(err, "properties"), start, 0); err != nil {
+						return err
+					}
+					if x.Properties == nil {
+						x.Properties = map[string]Schema{}
+					}
+					continue
 				}
 				m0 := make(map[string]Schema)
 				for {
@@ -962,7 +1091,11 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 Schema
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.At(err, k0), "properties")
+						if err := d.Recover(wire.At(wire.At(err, k0), "properties"), start, 1); err != nil {
+							return err
+						}
+						m0[k0] = e0
+						continue
 					}
 					m0[k0] = e0
 				}
@@ -975,7 +1108,13 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 			seen[24] = true
 			{
 				if err := d.BeginObject(); err != nil {
-					return wire.At(err, "patternProperties")
+					if err := d.Recover(wire.At(err, "patternProperties"), start, 0); err != nil {
+						return err
+					}
+					if x.PatternProperties == nil {
+						x.PatternProperties = map[string]Schema{}
+					}
+					continue
 				}
 				m0 := make(map[string]Schema)
 				for {
@@ -992,7 +1131,11 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 Schema
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.At(err, k0), "patternProperties")
+						if err := d.Recover(wire.At(wire.At(err, k0), "patternProperties"), start, 1); err != nil {
+							return err
+						}
+						m0[k0] = e0
+						continue
 					}
 					m0[k0] = e0
 				}
@@ -1005,7 +1148,13 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 			seen[25] = true
 			{
 				if err := d.BeginObject(); err != nil {
-					return wire.At(err, "dependencies")
+					if err := d.Recover(wire.At(err, "dependencies"), start, 0); err != nil {
+						return err
+					}
+					if x.Dependencies == nil {
+						x.Dependencies = map[string]SchemaDependenciesValue{}
+					}
+					continue
 				}
 				m0 := make(map[string]SchemaDependenciesValue)
 				for {
@@ -1024,7 +1173,11 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeSchemaDependenciesValue(d)
 						if err != nil {
-							return wire.At(wire.At(err, k0), "dependencies")
+							if err := d.Recover(wire.At(wire.At(err, k0), "dependencies"), start, 1); err != nil {
+								return err
+							}
+							m0[k0] = e0
+							continue
 						}
 						e0 = v1
 					}
@@ -1039,7 +1192,13 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 			seen[26] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "enum")
+					if err := d.Recover(wire.At(err, "enum"), start, 0); err != nil {
+						return err
+					}
+					if x.Enum == nil {
+						x.Enum = []json.RawMessage{}
+					}
+					continue
 				}
 				s0 := make([]json.RawMessage, 0)
 				for i0 := 0; ; i0++ {
@@ -1054,7 +1213,11 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := wire.DecodeRaw(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "enum")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "enum"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -1070,7 +1233,10 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeSchemaType(d)
 				if err != nil {
-					return wire.At(err, "type")
+					if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Type = v0
 			}
@@ -1080,7 +1246,10 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[28] = true
 			if err := x.AllOf.DecodeWire(d); err != nil {
-				return wire.At(err, "allOf")
+				if err := d.Recover(wire.At(err, "allOf"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "anyOf":
 			if seen[29] {
@@ -1088,7 +1257,10 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[29] = true
 			if err := x.AnyOf.DecodeWire(d); err != nil {
-				return wire.At(err, "anyOf")
+				if err := d.Recover(wire.At(err, "anyOf"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "oneOf":
 			if seen[30] {
@@ -1096,7 +1268,10 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[30] = true
 			if err := x.OneOf.DecodeWire(d); err != nil {
-				return wire.At(err, "oneOf")
+				if err := d.Recover(wire.At(err, "oneOf"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "not":
 			if seen[31] {
@@ -1106,7 +1281,11 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Schema)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "not")
+					if err := d.Recover(wire.At(err, "not"), start, 0); err != nil {
+						return err
+					}
+					x.Not = v
+					continue
 				}
 				x.Not = v
 			}
@@ -1120,7 +1299,11 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "format")
+						if err := d.Recover(wire.At(err, "format"), start, 0); err != nil {
+							return err
+						}
+						x.Format = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1136,7 +1319,11 @@ func (x *Schema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "$ref")
+						if err := d.Recover(wire.At(err, "$ref"), start, 0); err != nil {
+							return err
+						}
+						x.Ref = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1700,6 +1887,7 @@ func ValidateSchemaItems(v SchemaItems) error {
 // DecodeWire decodes the value from d.
 func (x *SchemaArray) DecodeWire(d *wire.Decoder) error {
 	var v []Schema
+	start := d.Offset()
 	{
 		if err := d.BeginArray(); err != nil {
 			return err
@@ -1715,7 +1903,11 @@ func (x *SchemaArray) DecodeWire(d *wire.Decoder) error {
 			}
 			var e1 Schema
 			if err := e1.DecodeWire(d); err != nil {
-				return wire.AtIndex(err, i1)
+				if err := d.Recover(wire.AtIndex(err, i1), start, 0); err != nil {
+					return err
+				}
+				s1 = append(s1, e1)
+				continue
 			}
 			s1 = append(s1, e1)
 		}
@@ -1835,7 +2027,11 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "id")
+						if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+							return err
+						}
+						x.ID = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1851,7 +2047,11 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "$schema")
+						if err := d.Recover(wire.At(err, "$schema"), start, 0); err != nil {
+							return err
+						}
+						x.Schema = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1867,7 +2067,11 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1883,7 +2087,11 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1897,7 +2105,10 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "default")
+					if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Default = v0
 			}
@@ -1911,7 +2122,11 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "multipleOf")
+						if err := d.Recover(wire.At(err, "multipleOf"), start, 0); err != nil {
+							return err
+						}
+						x.MultipleOf = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1927,7 +2142,11 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "maximum")
+						if err := d.Recover(wire.At(err, "maximum"), start, 0); err != nil {
+							return err
+						}
+						x.Maximum = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1943,7 +2162,11 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "exclusiveMaximum")
+						if err := d.Recover(wire.At(err, "exclusiveMaximum"), start, 0); err != nil {
+							return err
+						}
+						x.ExclusiveMaximum = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1959,7 +2182,11 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "minimum")
+						if err := d.Recover(wire.At(err, "minimum"), start, 0); err != nil {
+							return err
+						}
+						x.Minimum = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1975,7 +2202,11 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "exclusiveMinimum")
+						if err := d.Recover(wire.At(err, "exclusiveMinimum"), start, 0); err != nil {
+							return err
+						}
+						x.ExclusiveMinimum = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1989,7 +2220,11 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(PositiveInteger)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "maxLength")
+					if err := d.Recover(wire.At(err, "maxLength"), start, 0); err != nil {
+						return err
+					}
+					x.MaxLength = v
+					continue
 				}
 				x.MaxLength = v
 			}
@@ -2001,7 +2236,11 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(PositiveIntegerDefault0)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "minLength")
+					if err := d.Recover(wire.At(err, "minLength"), start, 0); err != nil {
+						return err
+					}
+					x.MinLength = v
+					continue
 				}
 				x.MinLength = v
 			}
@@ -2015,7 +2254,11 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "pattern")
+						if err := d.Recover(wire.At(err, "pattern"), start, 0); err != nil {
+							return err
+						}
+						x.Pattern = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -2029,7 +2272,10 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeSchemaAdditionalItems(d)
 				if err != nil {
-					return wire.At(err, "additionalItems")
+					if err := d.Recover(wire.At(err, "additionalItems"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.AdditionalItems = v0
 			}
@@ -2041,7 +2287,10 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeSchemaItems(d)
 				if err != nil {
-					return wire.At(err, "items")
+					if err := d.Recover(wire.At(err, "items"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Items = v0
 			}
@@ -2053,7 +2302,11 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(PositiveInteger)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "maxItems")
+					if err := d.Recover(wire.At(err, "maxItems"), start, 0); err != nil {
+						return err
+					}
+					x.MaxItems = v
+					continue
 				}
 				x.MaxItems = v
 			}
@@ -2065,7 +2318,11 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(PositiveIntegerDefault0)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "minItems")
+					if err := d.Recover(wire.At(err, "minItems"), start, 0); err != nil {
+						return err
+					}
+					x.MinItems = v
+					continue
 				}
 				x.MinItems = v
 			}
@@ -2079,7 +2336,11 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "uniqueItems")
+						if err := d.Recover(wire.At(err, "uniqueItems"), start, 0); err != nil {
+							return err
+						}
+						x.UniqueItems = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -2093,7 +2354,11 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(PositiveInteger)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "maxProperties")
+					if err := d.Recover(wire.At(err, "maxProperties"), start, 0); err != nil {
+						return err
+					}
+					x.MaxProperties = v
+					continue
 				}
 				x.MaxProperties = v
 			}
@@ -2105,7 +2370,11 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(PositiveIntegerDefault0)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "minProperties")
+					if err := d.Recover(wire.At(err, "minProperties"), start, 0); err != nil {
+						return err
+					}
+					x.MinProperties = v
+					continue
 				}
 				x.MinProperties = v
 			}
@@ -2115,7 +2384,10 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[20] = true
 			if err := x.Required.DecodeWire(d); err != nil {
-				return wire.At(err, "required")
+				if err := d.Recover(wire.At(err, "required"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "additionalProperties":
 			if seen[21] {
@@ -2125,7 +2397,10 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeSchemaAdditionalProperties(d)
 				if err != nil {
-					return wire.At(err, "additionalProperties")
+					if err := d.Recover(wire.At(err, "additionalProperties"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.AdditionalProperties = v0
 			}
@@ -2136,7 +2411,13 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 			seen[22] = true
 			{
 				if err := d.BeginObject(); err != nil {
-					return wire.At(err, "definitions")
+					if err := d.Recover(wire.At(err, "definitions"), start, 0); err != nil {
+						return err
+					}
+					if x.Definitions == nil {
+						x.Definitions = map[string]Schema{}
+					}
+					continue
 				}
 				m0 := make(map[string]Schema)
 				for {
@@ -2153,7 +2434,11 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 Schema
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.At(err, k0), "definitions")
+						if err := d.Recover(wire.At(wire.At(err, k0), "definitions"), start, 1); err != nil {
+							return err
+						}
+						m0[k0] = e0
+						continue
 					}
 					m0[k0] = e0
 				}
@@ -2166,7 +2451,13 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 			seen[23] = true
 			{
 				if err := d.BeginObject(); err != nil {
-					return wire.At(err, "properties")
+					if err := d.Recover(wire.At(err, "properties"), start, 0); err != nil {
+						return err
+					}
+					if x.Properties == nil {
+						x.Properties = map[string]Schema{}
+					}
+					continue
 				}
 				m0 := make(map[string]Schema)
 				for {
@@ -2183,7 +2474,11 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 Schema
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.At(err, k0), "properties")
+						if err := d.Recover(wire.At(wire.At(err, k0), "properties"), start, 1); err != nil {
+							return err
+						}
+						m0[k0] = e0
+						continue
 					}
 					m0[k0] = e0
 				}
@@ -2196,7 +2491,13 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 			seen[24] = true
 			{
 				if err := d.BeginObject(); err != nil {
-					return wire.At(err, "patternProperties")
+					if err := d.Recover(wire.At(err, "patternProperties"), start, 0); err != nil {
+						return err
+					}
+					if x.PatternProperties == nil {
+						x.PatternProperties = map[string]Schema{}
+					}
+					continue
 				}
 				m0 := make(map[string]Schema)
 				for {
@@ -2213,7 +2514,11 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 Schema
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.At(err, k0), "patternProperties")
+						if err := d.Recover(wire.At(wire.At(err, k0), "patternProperties"), start, 1); err != nil {
+							return err
+						}
+						m0[k0] = e0
+						continue
 					}
 					m0[k0] = e0
 				}
@@ -2226,7 +2531,13 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 			seen[25] = true
 			{
 				if err := d.BeginObject(); err != nil {
-					return wire.At(err, "dependencies")
+					if err := d.Recover(wire.At(err, "dependencies"), start, 0); err != nil {
+						return err
+					}
+					if x.Dependencies == nil {
+						x.Dependencies = map[string]SchemaDependenciesValue{}
+					}
+					continue
 				}
 				m0 := make(map[string]SchemaDependenciesValue)
 				for {
@@ -2245,7 +2556,11 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeSchemaDependenciesValue(d)
 						if err != nil {
-							return wire.At(wire.At(err, k0), "dependencies")
+							if err := d.Recover(wire.At(wire.At(err, k0), "dependencies"), start, 1); err != nil {
+								return err
+							}
+							m0[k0] = e0
+							continue
 						}
 						e0 = v1
 					}
@@ -2260,7 +2575,13 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 			seen[26] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "enum")
+					if err := d.Recover(wire.At(err, "enum"), start, 0); err != nil {
+						return err
+					}
+					if x.Enum == nil {
+						x.Enum = []json.RawMessage{}
+					}
+					continue
 				}
 				s0 := make([]json.RawMessage, 0)
 				for i0 := 0; ; i0++ {
@@ -2275,7 +2596,11 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := wire.DecodeRaw(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "enum")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "enum"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -2291,7 +2616,10 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeSchemaType(d)
 				if err != nil {
-					return wire.At(err, "type")
+					if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Type = v0
 			}
@@ -2301,7 +2629,10 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[28] = true
 			if err := x.AllOf.DecodeWire(d); err != nil {
-				return wire.At(err, "allOf")
+				if err := d.Recover(wire.At(err, "allOf"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "anyOf":
 			if seen[29] {
@@ -2309,7 +2640,10 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[29] = true
 			if err := x.AnyOf.DecodeWire(d); err != nil {
-				return wire.At(err, "anyOf")
+				if err := d.Recover(wire.At(err, "anyOf"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "oneOf":
 			if seen[30] {
@@ -2317,7 +2651,10 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[30] = true
 			if err := x.OneOf.DecodeWire(d); err != nil {
-				return wire.At(err, "oneOf")
+				if err := d.Recover(wire.At(err, "oneOf"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "not":
 			if seen[31] {
@@ -2327,7 +2664,11 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Schema)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "not")
+					if err := d.Recover(wire.At(err, "not"), start, 0); err != nil {
+						return err
+					}
+					x.Not = v
+					continue
 				}
 				x.Not = v
 			}
@@ -2341,7 +2682,11 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "format")
+						if err := d.Recover(wire.At(err, "format"), start, 0); err != nil {
+							return err
+						}
+						x.Format = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -2357,7 +2702,11 @@ func (x *SchemaItemsSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "$ref")
+						if err := d.Recover(wire.At(err, "$ref"), start, 0); err != nil {
+							return err
+						}
+						x.Ref = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -2693,6 +3042,7 @@ func (x SchemaItemsSchema) MarshalJSON() ([]byte, error) {
 // DecodeWire decodes the value from d.
 func (x *StringArray) DecodeWire(d *wire.Decoder) error {
 	var v []string
+	start := d.Offset()
 	{
 		if err := d.BeginArray(); err != nil {
 			return err
@@ -2710,7 +3060,11 @@ func (x *StringArray) DecodeWire(d *wire.Decoder) error {
 			{
 				v2, err := d.String()
 				if err != nil {
-					return wire.AtIndex(err, i1)
+					if err := d.Recover(wire.AtIndex(err, i1), start, 0); err != nil {
+						return err
+					}
+					s1 = append(s1, e1)
+					continue
 				}
 				e1 = v2
 			}
@@ -2862,7 +3216,11 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "id")
+						if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+							return err
+						}
+						x.ID = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -2878,7 +3236,11 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "$schema")
+						if err := d.Recover(wire.At(err, "$schema"), start, 0); err != nil {
+							return err
+						}
+						x.Schema = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -2894,7 +3256,11 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -2910,7 +3276,11 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -2924,7 +3294,10 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "default")
+					if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Default = v0
 			}
@@ -2938,7 +3311,11 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "multipleOf")
+						if err := d.Recover(wire.At(err, "multipleOf"), start, 0); err != nil {
+							return err
+						}
+						x.MultipleOf = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -2954,7 +3331,11 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "maximum")
+						if err := d.Recover(wire.At(err, "maximum"), start, 0); err != nil {
+							return err
+						}
+						x.Maximum = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -2970,7 +3351,11 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "exclusiveMaximum")
+						if err := d.Recover(wire.At(err, "exclusiveMaximum"), start, 0); err != nil {
+							return err
+						}
+						x.ExclusiveMaximum = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -2986,7 +3371,11 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "minimum")
+						if err := d.Recover(wire.At(err, "minimum"), start, 0); err != nil {
+							return err
+						}
+						x.Minimum = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -3002,7 +3391,11 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "exclusiveMinimum")
+						if err := d.Recover(wire.At(err, "exclusiveMinimum"), start, 0); err != nil {
+							return err
+						}
+						x.ExclusiveMinimum = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -3016,7 +3409,11 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(PositiveInteger)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "maxLength")
+					if err := d.Recover(wire.At(err, "maxLength"), start, 0); err != nil {
+						return err
+					}
+					x.MaxLength = v
+					continue
 				}
 				x.MaxLength = v
 			}
@@ -3028,7 +3425,11 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(PositiveIntegerDefault0)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "minLength")
+					if err := d.Recover(wire.At(err, "minLength"), start, 0); err != nil {
+						return err
+					}
+					x.MinLength = v
+					continue
 				}
 				x.MinLength = v
 			}
@@ -3042,7 +3443,11 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "pattern")
+						if err := d.Recover(wire.At(err, "pattern"), start, 0); err != nil {
+							return err
+						}
+						x.Pattern = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -3056,7 +3461,10 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeSchemaAdditionalItems(d)
 				if err != nil {
-					return wire.At(err, "additionalItems")
+					if err := d.Recover(wire.At(err, "additionalItems"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.AdditionalItems = v0
 			}
@@ -3068,7 +3476,10 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeSchemaItems(d)
 				if err != nil {
-					return wire.At(err, "items")
+					if err := d.Recover(wire.At(err, "items"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Items = v0
 			}
@@ -3080,7 +3491,11 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(PositiveInteger)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "maxItems")
+					if err := d.Recover(wire.At(err, "maxItems"), start, 0); err != nil {
+						return err
+					}
+					x.MaxItems = v
+					continue
 				}
 				x.MaxItems = v
 			}
@@ -3092,7 +3507,11 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(PositiveIntegerDefault0)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "minItems")
+					if err := d.Recover(wire.At(err, "minItems"), start, 0); err != nil {
+						return err
+					}
+					x.MinItems = v
+					continue
 				}
 				x.MinItems = v
 			}
@@ -3106,7 +3525,11 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "uniqueItems")
+						if err := d.Recover(wire.At(err, "uniqueItems"), start, 0); err != nil {
+							return err
+						}
+						x.UniqueItems = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -3120,7 +3543,11 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(PositiveInteger)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "maxProperties")
+					if err := d.Recover(wire.At(err, "maxProperties"), start, 0); err != nil {
+						return err
+					}
+					x.MaxProperties = v
+					continue
 				}
 				x.MaxProperties = v
 			}
@@ -3132,7 +3559,11 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(PositiveIntegerDefault0)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "minProperties")
+					if err := d.Recover(wire.At(err, "minProperties"), start, 0); err != nil {
+						return err
+					}
+					x.MinProperties = v
+					continue
 				}
 				x.MinProperties = v
 			}
@@ -3142,7 +3573,10 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[20] = true
 			if err := x.Required.DecodeWire(d); err != nil {
-				return wire.At(err, "required")
+				if err := d.Recover(wire.At(err, "required"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "additionalProperties":
 			if seen[21] {
@@ -3152,7 +3586,10 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeSchemaAdditionalProperties(d)
 				if err != nil {
-					return wire.At(err, "additionalProperties")
+					if err := d.Recover(wire.At(err, "additionalProperties"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.AdditionalProperties = v0
 			}
@@ -3163,7 +3600,13 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 			seen[22] = true
 			{
 				if err := d.BeginObject(); err != nil {
-					return wire.At(err, "definitions")
+					if err := d.Recover(wire.At(err, "definitions"), start, 0); err != nil {
+						return err
+					}
+					if x.Definitions == nil {
+						x.Definitions = map[string]Schema{}
+					}
+					continue
 				}
 				m0 := make(map[string]Schema)
 				for {
@@ -3180,7 +3623,11 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 Schema
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.At(err, k0), "definitions")
+						if err := d.Recover(wire.At(wire.At(err, k0), "definitions"), start, 1); err != nil {
+							return err
+						}
+						m0[k0] = e0
+						continue
 					}
 					m0[k0] = e0
 				}
@@ -3193,7 +3640,13 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 			seen[23] = true
 			{
 				if err := d.BeginObject(); err != nil {
-					return wire.At(err, "properties")
+					if err := d.Recover(wire.At(err, "properties"), start, 0); err != nil {
+						return err
+					}
+					if x.Properties == nil {
+						x.Properties = map[string]Schema{}
+					}
+					continue
 				}
 				m0 := make(map[string]Schema)
 				for {
@@ -3210,7 +3663,11 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 Schema
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.At(err, k0), "properties")
+						if err := d.Recover(wire.At(wire.At(err, k0), "properties"), start, 1); err != nil {
+							return err
+						}
+						m0[k0] = e0
+						continue
 					}
 					m0[k0] = e0
 				}
@@ -3223,7 +3680,13 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 			seen[24] = true
 			{
 				if err := d.BeginObject(); err != nil {
-					return wire.At(err, "patternProperties")
+					if err := d.Recover(wire.At(err, "patternProperties"), start, 0); err != nil {
+						return err
+					}
+					if x.PatternProperties == nil {
+						x.PatternProperties = map[string]Schema{}
+					}
+					continue
 				}
 				m0 := make(map[string]Schema)
 				for {
@@ -3240,7 +3703,11 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 Schema
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.At(err, k0), "patternProperties")
+						if err := d.Recover(wire.At(wire.At(err, k0), "patternProperties"), start, 1); err != nil {
+							return err
+						}
+						m0[k0] = e0
+						continue
 					}
 					m0[k0] = e0
 				}
@@ -3253,7 +3720,13 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 			seen[25] = true
 			{
 				if err := d.BeginObject(); err != nil {
-					return wire.At(err, "dependencies")
+					if err := d.Recover(wire.At(err, "dependencies"), start, 0); err != nil {
+						return err
+					}
+					if x.Dependencies == nil {
+						x.Dependencies = map[string]SchemaDependenciesValue{}
+					}
+					continue
 				}
 				m0 := make(map[string]SchemaDependenciesValue)
 				for {
@@ -3272,7 +3745,11 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeSchemaDependenciesValue(d)
 						if err != nil {
-							return wire.At(wire.At(err, k0), "dependencies")
+							if err := d.Recover(wire.At(wire.At(err, k0), "dependencies"), start, 1); err != nil {
+								return err
+							}
+							m0[k0] = e0
+							continue
 						}
 						e0 = v1
 					}
@@ -3287,7 +3764,13 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 			seen[26] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "enum")
+					if err := d.Recover(wire.At(err, "enum"), start, 0); err != nil {
+						return err
+					}
+					if x.Enum == nil {
+						x.Enum = []json.RawMessage{}
+					}
+					continue
 				}
 				s0 := make([]json.RawMessage, 0)
 				for i0 := 0; ; i0++ {
@@ -3302,7 +3785,11 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := wire.DecodeRaw(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "enum")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "enum"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -3318,7 +3805,10 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeSchemaType(d)
 				if err != nil {
-					return wire.At(err, "type")
+					if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Type = v0
 			}
@@ -3328,7 +3818,10 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[28] = true
 			if err := x.AllOf.DecodeWire(d); err != nil {
-				return wire.At(err, "allOf")
+				if err := d.Recover(wire.At(err, "allOf"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "anyOf":
 			if seen[29] {
@@ -3336,7 +3829,10 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[29] = true
 			if err := x.AnyOf.DecodeWire(d); err != nil {
-				return wire.At(err, "anyOf")
+				if err := d.Recover(wire.At(err, "anyOf"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "oneOf":
 			if seen[30] {
@@ -3344,7 +3840,10 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[30] = true
 			if err := x.OneOf.DecodeWire(d); err != nil {
-				return wire.At(err, "oneOf")
+				if err := d.Recover(wire.At(err, "oneOf"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "not":
 			if seen[31] {
@@ -3354,7 +3853,11 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Schema)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "not")
+					if err := d.Recover(wire.At(err, "not"), start, 0); err != nil {
+						return err
+					}
+					x.Not = v
+					continue
 				}
 				x.Not = v
 			}
@@ -3368,7 +3871,11 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "format")
+						if err := d.Recover(wire.At(err, "format"), start, 0); err != nil {
+							return err
+						}
+						x.Format = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -3384,7 +3891,11 @@ func (x *SchemaAdditionalPropertiesSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "$ref")
+						if err := d.Recover(wire.At(err, "$ref"), start, 0); err != nil {
+							return err
+						}
+						x.Ref = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -3860,7 +4371,11 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "id")
+						if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+							return err
+						}
+						x.ID = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -3876,7 +4391,11 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "$schema")
+						if err := d.Recover(wire.At(err, "$schema"), start, 0); err != nil {
+							return err
+						}
+						x.Schema = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -3892,7 +4411,11 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -3908,7 +4431,11 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -3922,7 +4449,10 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "default")
+					if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Default = v0
 			}
@@ -3936,7 +4466,11 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "multipleOf")
+						if err := d.Recover(wire.At(err, "multipleOf"), start, 0); err != nil {
+							return err
+						}
+						x.MultipleOf = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -3952,7 +4486,11 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "maximum")
+						if err := d.Recover(wire.At(err, "maximum"), start, 0); err != nil {
+							return err
+						}
+						x.Maximum = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -3968,7 +4506,11 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "exclusiveMaximum")
+						if err := d.Recover(wire.At(err, "exclusiveMaximum"), start, 0); err != nil {
+							return err
+						}
+						x.ExclusiveMaximum = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -3984,7 +4526,11 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "minimum")
+						if err := d.Recover(wire.At(err, "minimum"), start, 0); err != nil {
+							return err
+						}
+						x.Minimum = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -4000,7 +4546,11 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "exclusiveMinimum")
+						if err := d.Recover(wire.At(err, "exclusiveMinimum"), start, 0); err != nil {
+							return err
+						}
+						x.ExclusiveMinimum = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -4014,7 +4564,11 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(PositiveInteger)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "maxLength")
+					if err := d.Recover(wire.At(err, "maxLength"), start, 0); err != nil {
+						return err
+					}
+					x.MaxLength = v
+					continue
 				}
 				x.MaxLength = v
 			}
@@ -4026,7 +4580,11 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(PositiveIntegerDefault0)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "minLength")
+					if err := d.Recover(wire.At(err, "minLength"), start, 0); err != nil {
+						return err
+					}
+					x.MinLength = v
+					continue
 				}
 				x.MinLength = v
 			}
@@ -4040,7 +4598,11 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "pattern")
+						if err := d.Recover(wire.At(err, "pattern"), start, 0); err != nil {
+							return err
+						}
+						x.Pattern = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -4054,7 +4616,10 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeSchemaAdditionalItems(d)
 				if err != nil {
-					return wire.At(err, "additionalItems")
+					if err := d.Recover(wire.At(err, "additionalItems"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.AdditionalItems = v0
 			}
@@ -4066,7 +4631,10 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeSchemaItems(d)
 				if err != nil {
-					return wire.At(err, "items")
+					if err := d.Recover(wire.At(err, "items"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Items = v0
 			}
@@ -4078,7 +4646,11 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(PositiveInteger)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "maxItems")
+					if err := d.Recover(wire.At(err, "maxItems"), start, 0); err != nil {
+						return err
+					}
+					x.MaxItems = v
+					continue
 				}
 				x.MaxItems = v
 			}
@@ -4090,7 +4662,11 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(PositiveIntegerDefault0)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "minItems")
+					if err := d.Recover(wire.At(err, "minItems"), start, 0); err != nil {
+						return err
+					}
+					x.MinItems = v
+					continue
 				}
 				x.MinItems = v
 			}
@@ -4104,7 +4680,11 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "uniqueItems")
+						if err := d.Recover(wire.At(err, "uniqueItems"), start, 0); err != nil {
+							return err
+						}
+						x.UniqueItems = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -4118,7 +4698,11 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(PositiveInteger)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "maxProperties")
+					if err := d.Recover(wire.At(err, "maxProperties"), start, 0); err != nil {
+						return err
+					}
+					x.MaxProperties = v
+					continue
 				}
 				x.MaxProperties = v
 			}
@@ -4130,7 +4714,11 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(PositiveIntegerDefault0)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "minProperties")
+					if err := d.Recover(wire.At(err, "minProperties"), start, 0); err != nil {
+						return err
+					}
+					x.MinProperties = v
+					continue
 				}
 				x.MinProperties = v
 			}
@@ -4140,7 +4728,10 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[20] = true
 			if err := x.Required.DecodeWire(d); err != nil {
-				return wire.At(err, "required")
+				if err := d.Recover(wire.At(err, "required"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "additionalProperties":
 			if seen[21] {
@@ -4150,7 +4741,10 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeSchemaAdditionalProperties(d)
 				if err != nil {
-					return wire.At(err, "additionalProperties")
+					if err := d.Recover(wire.At(err, "additionalProperties"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.AdditionalProperties = v0
 			}
@@ -4161,7 +4755,13 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 			seen[22] = true
 			{
 				if err := d.BeginObject(); err != nil {
-					return wire.At(err, "definitions")
+					if err := d.Recover(wire.At(err, "definitions"), start, 0); err != nil {
+						return err
+					}
+					if x.Definitions == nil {
+						x.Definitions = map[string]Schema{}
+					}
+					continue
 				}
 				m0 := make(map[string]Schema)
 				for {
@@ -4178,7 +4778,11 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 Schema
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.At(err, k0), "definitions")
+						if err := d.Recover(wire.At(wire.At(err, k0), "definitions"), start, 1); err != nil {
+							return err
+						}
+						m0[k0] = e0
+						continue
 					}
 					m0[k0] = e0
 				}
@@ -4191,7 +4795,13 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 			seen[23] = true
 			{
 				if err := d.BeginObject(); err != nil {
-					return wire.At(err, "properties")
+					if err := d.Recover(wire.At(err, "properties"), start, 0); err != nil {
+						return err
+					}
+					if x.Properties == nil {
+						x.Properties = map[string]Schema{}
+					}
+					continue
 				}
 				m0 := make(map[string]Schema)
 				for {
@@ -4208,7 +4818,11 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 Schema
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.At(err, k0), "properties")
+						if err := d.Recover(wire.At(wire.At(err, k0), "properties"), start, 1); err != nil {
+							return err
+						}
+						m0[k0] = e0
+						continue
 					}
 					m0[k0] = e0
 				}
@@ -4221,7 +4835,13 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 			seen[24] = true
 			{
 				if err := d.BeginObject(); err != nil {
-					return wire.At(err, "patternProperties")
+					if err := d.Recover(wire.At(err, "patternProperties"), start, 0); err != nil {
+						return err
+					}
+					if x.PatternProperties == nil {
+						x.PatternProperties = map[string]Schema{}
+					}
+					continue
 				}
 				m0 := make(map[string]Schema)
 				for {
@@ -4238,7 +4858,11 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 Schema
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.At(err, k0), "patternProperties")
+						if err := d.Recover(wire.At(wire.At(err, k0), "patternProperties"), start, 1); err != nil {
+							return err
+						}
+						m0[k0] = e0
+						continue
 					}
 					m0[k0] = e0
 				}
@@ -4251,7 +4875,13 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 			seen[25] = true
 			{
 				if err := d.BeginObject(); err != nil {
-					return wire.At(err, "dependencies")
+					if err := d.Recover(wire.At(err, "dependencies"), start, 0); err != nil {
+						return err
+					}
+					if x.Dependencies == nil {
+						x.Dependencies = map[string]SchemaDependenciesValue{}
+					}
+					continue
 				}
 				m0 := make(map[string]SchemaDependenciesValue)
 				for {
@@ -4270,7 +4900,11 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeSchemaDependenciesValue(d)
 						if err != nil {
-							return wire.At(wire.At(err, k0), "dependencies")
+							if err := d.Recover(wire.At(wire.At(err, k0), "dependencies"), start, 1); err != nil {
+								return err
+							}
+							m0[k0] = e0
+							continue
 						}
 						e0 = v1
 					}
@@ -4285,7 +4919,13 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 			seen[26] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "enum")
+					if err := d.Recover(wire.At(err, "enum"), start, 0); err != nil {
+						return err
+					}
+					if x.Enum == nil {
+						x.Enum = []json.RawMessage{}
+					}
+					continue
 				}
 				s0 := make([]json.RawMessage, 0)
 				for i0 := 0; ; i0++ {
@@ -4300,7 +4940,11 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := wire.DecodeRaw(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "enum")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "enum"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -4316,7 +4960,10 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeSchemaType(d)
 				if err != nil {
-					return wire.At(err, "type")
+					if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Type = v0
 			}
@@ -4326,7 +4973,10 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[28] = true
 			if err := x.AllOf.DecodeWire(d); err != nil {
-				return wire.At(err, "allOf")
+				if err := d.Recover(wire.At(err, "allOf"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "anyOf":
 			if seen[29] {
@@ -4334,7 +4984,10 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[29] = true
 			if err := x.AnyOf.DecodeWire(d); err != nil {
-				return wire.At(err, "anyOf")
+				if err := d.Recover(wire.At(err, "anyOf"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "oneOf":
 			if seen[30] {
@@ -4342,7 +4995,10 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[30] = true
 			if err := x.OneOf.DecodeWire(d); err != nil {
-				return wire.At(err, "oneOf")
+				if err := d.Recover(wire.At(err, "oneOf"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "not":
 			if seen[31] {
@@ -4352,7 +5008,11 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Schema)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "not")
+					if err := d.Recover(wire.At(err, "not"), start, 0); err != nil {
+						return err
+					}
+					x.Not = v
+					continue
 				}
 				x.Not = v
 			}
@@ -4366,7 +5026,11 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "format")
+						if err := d.Recover(wire.At(err, "format"), start, 0); err != nil {
+							return err
+						}
+						x.Format = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -4382,7 +5046,11 @@ func (x *SchemaDependenciesValueSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "$ref")
+						if err := d.Recover(wire.At(err, "$ref"), start, 0); err != nil {
+							return err
+						}
+						x.Ref = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -4882,6 +5550,7 @@ func (SchemaTypeArray) isSchemaType() {}
 // DecodeWire decodes the value from d.
 func (x *SchemaTypeArray) DecodeWire(d *wire.Decoder) error {
 	var v []SimpleTypes
+	start := d.Offset()
 	{
 		if err := d.BeginArray(); err != nil {
 			return err
@@ -4897,7 +5566,11 @@ func (x *SchemaTypeArray) DecodeWire(d *wire.Decoder) error {
 			}
 			var e1 SimpleTypes
 			if err := e1.DecodeWire(d); err != nil {
-				return wire.AtIndex(err, i1)
+				if err := d.Recover(wire.AtIndex(err, i1), start, 0); err != nil {
+					return err
+				}
+				s1 = append(s1, e1)
+				continue
 			}
 			s1 = append(s1, e1)
 		}

@@ -319,7 +319,11 @@ func (x *NodeObject) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -333,7 +337,10 @@ func (x *NodeObject) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeNodeObjectItems(d)
 				if err != nil {
-					return wire.At(err, "items")
+					if err := d.Recover(wire.At(err, "items"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Items = v0
 			}
@@ -344,7 +351,13 @@ func (x *NodeObject) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginObject(); err != nil {
-					return wire.At(err, "dependencies")
+					if err := d.Recover(wire.At(err, "dependencies"), start, 0); err != nil {
+						return err
+					}
+					if x.Dependencies == nil {
+						x.Dependencies = map[string]NodeObjectDependenciesValue{}
+					}
+					continue
 				}
 				m0 := make(map[string]NodeObjectDependenciesValue)
 				for {
@@ -363,7 +376,11 @@ func (x *NodeObject) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeNodeObjectDependenciesValue(d)
 						if err != nil {
-							return wire.At(wire.At(err, k0), "dependencies")
+							if err := d.Recover(wire.At(wire.At(err, k0), "dependencies"), start, 1); err != nil {
+								return err
+							}
+							m0[k0] = e0
+							continue
 						}
 						e0 = v1
 					}
@@ -378,7 +395,13 @@ func (x *NodeObject) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginObject(); err != nil {
-					return wire.At(err, "engines")
+					if err := d.Recover(wire.At(err, "engines"), start, 0); err != nil {
+						return err
+					}
+					if x.Engines == nil {
+						x.Engines = map[string]NodeObjectEnginesValue{}
+					}
+					continue
 				}
 				m0 := make(map[string]NodeObjectEnginesValue)
 				for {
@@ -395,7 +418,11 @@ func (x *NodeObject) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 NodeObjectEnginesValue
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.At(err, k0), "engines")
+						if err := d.Recover(wire.At(wire.At(err, k0), "engines"), start, 1); err != nil {
+							return err
+						}
+						m0[k0] = e0
+						continue
 					}
 					m0[k0] = e0
 				}
@@ -408,7 +435,10 @@ func (x *NodeObject) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "title", "items", "dependencies", "engines")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "title", "items", "dependencies", "engines"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	_ = start
@@ -580,6 +610,7 @@ func ValidateNodeObjectItems(v NodeObjectItems) error {
 // DecodeWire decodes the value from d.
 func (x *NodeList) DecodeWire(d *wire.Decoder) error {
 	var v []Node
+	start := d.Offset()
 	{
 		if err := d.BeginArray(); err != nil {
 			return err
@@ -597,7 +628,11 @@ func (x *NodeList) DecodeWire(d *wire.Decoder) error {
 			{
 				v2, err := DecodeNode(d)
 				if err != nil {
-					return wire.AtIndex(err, i1)
+					if err := d.Recover(wire.AtIndex(err, i1), start, 0); err != nil {
+						return err
+					}
+					s1 = append(s1, e1)
+					continue
 				}
 				e1 = v2
 			}
@@ -774,6 +809,7 @@ func ValidateNodeObjectDependenciesValue(v NodeObjectDependenciesValue) error {
 // DecodeWire decodes the value from d.
 func (x *Names) DecodeWire(d *wire.Decoder) error {
 	var v []string
+	start := d.Offset()
 	{
 		if err := d.BeginArray(); err != nil {
 			return err
@@ -791,7 +827,11 @@ func (x *Names) DecodeWire(d *wire.Decoder) error {
 			{
 				v2, err := d.String()
 				if err != nil {
-					return wire.AtIndex(err, i1)
+					if err := d.Recover(wire.AtIndex(err, i1), start, 0); err != nil {
+						return err
+					}
+					s1 = append(s1, e1)
+					continue
 				}
 				e1 = v2
 			}
@@ -954,7 +994,11 @@ func (x *Options) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "name")
+						if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+							return err
+						}
+						x.Name = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -970,7 +1014,11 @@ func (x *Options) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "minify")
+						if err := d.Recover(wire.At(err, "minify"), start, 0); err != nil {
+							return err
+						}
+						x.Minify = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -983,7 +1031,10 @@ func (x *Options) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "name", "minify")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "name", "minify"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	_ = start
@@ -1201,6 +1252,7 @@ func (ConfigArray) isConfig() {}
 // DecodeWire decodes the value from d.
 func (x *ConfigArray) DecodeWire(d *wire.Decoder) error {
 	var v []Options
+	start := d.Offset()
 	{
 		if err := d.BeginArray(); err != nil {
 			return err
@@ -1216,7 +1268,11 @@ func (x *ConfigArray) DecodeWire(d *wire.Decoder) error {
 			}
 			var e1 Options
 			if err := e1.DecodeWire(d); err != nil {
-				return wire.AtIndex(err, i1)
+				if err := d.Recover(wire.AtIndex(err, i1), start, 0); err != nil {
+					return err
+				}
+				s1 = append(s1, e1)
+				continue
 			}
 			s1 = append(s1, e1)
 		}
@@ -1288,7 +1344,10 @@ func (x *ConfigWithTool) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Tool.DecodeWire(d); err != nil {
-				return wire.At(err, "tool")
+				if err := d.Recover(wire.At(err, "tool"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -1297,7 +1356,10 @@ func (x *ConfigWithTool) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "tool")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "tool"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	var missing []string
@@ -1305,7 +1367,7 @@ func (x *ConfigWithTool) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "tool")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -1421,7 +1483,11 @@ func (x *ReporterOptions) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "outFile")
+						if err := d.Recover(wire.At(err, "outFile"), start, 0); err != nil {
+							return err
+						}
+						x.OutFile = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1434,7 +1500,10 @@ func (x *ReporterOptions) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "outFile")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "outFile"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	_ = start
@@ -1597,12 +1666,12 @@ func (x *ReporterArrayValue) DecodeWire(d *wire.Decoder) error {
 		}
 		if !more {
 			if i < 1 {
-				return &wire.Error{
+				return d.Short(&wire.Error{
 					Code:    wire.CodeRequired,
 					Keyword: "minItems",
 					Msg:     "the array has fewer than 1 items",
 					Offset:  start,
-				}
+				}, start, i, 2)
 			}
 			_ = start
 			return nil
@@ -1610,21 +1679,37 @@ func (x *ReporterArrayValue) DecodeWire(d *wire.Decoder) error {
 		switch i {
 		case 0:
 			if err := x.Name.DecodeWire(d); err != nil {
-				return wire.AtIndex(err, i)
+				if err := d.Recover(wire.AtIndex(err, i), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case 1:
 			v := new(ReporterOptions)
 			if err := (*v).DecodeWire(d); err != nil {
-				return wire.AtIndex(err, i)
+				if err := d.Recover(wire.AtIndex(err, i), start, 0); err != nil {
+					return err
+				}
+				x.Options = v
+				continue
 			}
 			x.Options = v
 		default:
-			return &wire.Error{
+			if i > 2 {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := d.Recover(&wire.Error{
 				Code:    wire.CodeUnknown,
 				Keyword: "maxItems",
 				Msg:     "the array has more than 2 items",
 				Offset:  d.Offset(),
+			}, start, 0); err != nil {
+				return err
 			}
+			continue
 		}
 	}
 }
@@ -2068,7 +2153,10 @@ func (x *InputWithFileset) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "fileset")
+					if err := d.Recover(wire.At(err, "fileset"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Fileset = v0
 			}
@@ -2082,7 +2170,11 @@ func (x *InputWithFileset) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "dependencies")
+						if err := d.Recover(wire.At(err, "dependencies"), start, 0); err != nil {
+							return err
+						}
+						x.Dependencies = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -2095,7 +2187,10 @@ func (x *InputWithFileset) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "fileset", "dependencies")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "fileset", "dependencies"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	var missing []string
@@ -2103,7 +2198,7 @@ func (x *InputWithFileset) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "fileset")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -2175,7 +2270,11 @@ func (x *InputWithRuntime) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "runtime")
+						if err := d.Recover(wire.At(err, "runtime"), start, 0); err != nil {
+							return err
+						}
+						x.Runtime = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -2188,7 +2287,10 @@ func (x *InputWithRuntime) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "runtime")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "runtime"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	_ = start
@@ -2260,7 +2362,11 @@ func (x *InputWithEnv) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "env")
+						if err := d.Recover(wire.At(err, "env"), start, 0); err != nil {
+							return err
+						}
+						x.Env = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -2273,7 +2379,10 @@ func (x *InputWithEnv) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "env")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "env"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	_ = start
@@ -2342,7 +2451,13 @@ func (x *InputWithExternalDependencies) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "externalDependencies")
+					if err := d.Recover(wire.At(err, "externalDependencies"), start, 0); err != nil {
+						return err
+					}
+					if x.ExternalDependencies == nil {
+						x.ExternalDependencies = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -2357,7 +2472,11 @@ func (x *InputWithExternalDependencies) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "externalDependencies")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "externalDependencies"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -2372,7 +2491,10 @@ func (x *InputWithExternalDependencies) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "externalDependencies")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "externalDependencies"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	_ = start

@@ -200,7 +200,10 @@ func (x *LintConfig) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeNoAccessKeyConfiguration(d)
 				if err != nil {
-					return wire.At(err, "noAccessKey")
+					if err := d.Recover(wire.At(err, "noAccessKey"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.NoAccessKey = v0
 			}
@@ -212,7 +215,10 @@ func (x *LintConfig) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeMarkdownRule(d)
 				if err != nil {
-					return wire.At(err, "md001")
+					if err := d.Recover(wire.At(err, "md001"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Md001 = v0
 			}
@@ -224,7 +230,10 @@ func (x *LintConfig) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeMarkdownRule(d)
 				if err != nil {
-					return wire.At(err, "md004")
+					if err := d.Recover(wire.At(err, "md004"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Md004 = v0
 			}
@@ -236,7 +245,11 @@ func (x *LintConfig) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(RuleDomainValue)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "domain")
+					if err := d.Recover(wire.At(err, "domain"), start, 0); err != nil {
+						return err
+					}
+					x.Domain = v
+					continue
 				}
 				x.Domain = v
 			}
@@ -248,7 +261,10 @@ func (x *LintConfig) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeLintConfigTabWidth(d)
 				if err != nil {
-					return wire.At(err, "tabWidth")
+					if err := d.Recover(wire.At(err, "tabWidth"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.TabWidth = v0
 			}
@@ -260,7 +276,10 @@ func (x *LintConfig) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeLintConfigIgnore(d)
 				if err != nil {
-					return wire.At(err, "ignore")
+					if err := d.Recover(wire.At(err, "ignore"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Ignore = v0
 			}
@@ -271,14 +290,21 @@ func (x *LintConfig) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "fix")
+				if err := d.Recover(wire.At(err, "fix"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Fix = wire.Null[FixKind]()
 			} else {
 				var v FixKind
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "fix")
+					if err := d.Recover(wire.At(err, "fix"), start, 0); err != nil {
+						return err
+					}
+					x.Fix = wire.Some(v)
+					continue
 				}
 				x.Fix = wire.Some(v)
 			}
@@ -290,7 +316,10 @@ func (x *LintConfig) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeImportGroup(d)
 				if err != nil {
-					return wire.At(err, "group")
+					if err := d.Recover(wire.At(err, "group"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Group = v0
 			}
@@ -302,7 +331,10 @@ func (x *LintConfig) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeLintConfigLinesAbove(d)
 				if err != nil {
-					return wire.At(err, "linesAbove")
+					if err := d.Recover(wire.At(err, "linesAbove"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.LinesAbove = v0
 			}
@@ -313,7 +345,10 @@ func (x *LintConfig) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "noAccessKey", "md001", "md004", "domain", "tabWidth", "ignore", "fix", "group", "linesAbove")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "noAccessKey", "md001", "md004", "domain", "tabWidth", "ignore", "fix", "group", "linesAbove"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	_ = start
@@ -621,7 +656,10 @@ func (x *RuleWithNoAccessKeyOptions) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Level.DecodeWire(d); err != nil {
-				return wire.At(err, "level")
+				if err := d.Recover(wire.At(err, "level"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "fix":
 			if seen[1] {
@@ -630,14 +668,21 @@ func (x *RuleWithNoAccessKeyOptions) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "fix")
+				if err := d.Recover(wire.At(err, "fix"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Fix = wire.Null[FixKind]()
 			} else {
 				var v FixKind
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "fix")
+					if err := d.Recover(wire.At(err, "fix"), start, 0); err != nil {
+						return err
+					}
+					x.Fix = wire.Some(v)
+					continue
 				}
 				x.Fix = wire.Some(v)
 			}
@@ -649,7 +694,11 @@ func (x *RuleWithNoAccessKeyOptions) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(NoAccessKeyOptions)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "options")
+					if err := d.Recover(wire.At(err, "options"), start, 0); err != nil {
+						return err
+					}
+					x.Options = v
+					continue
 				}
 				x.Options = v
 			}
@@ -660,7 +709,10 @@ func (x *RuleWithNoAccessKeyOptions) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "level", "fix", "options")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "level", "fix", "options"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	var missing []string
@@ -668,7 +720,7 @@ func (x *RuleWithNoAccessKeyOptions) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "level")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -810,7 +862,11 @@ func (x *NoAccessKeyOptions) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "strict")
+						if err := d.Recover(wire.At(err, "strict"), start, 0); err != nil {
+							return err
+						}
+						x.Strict = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -823,7 +879,10 @@ func (x *NoAccessKeyOptions) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "strict")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "strict"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	_ = start
@@ -1110,7 +1169,11 @@ func (x *MarkdownRuleWithEnabledAndSeverity) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "enabled")
+						if err := d.Recover(wire.At(err, "enabled"), start, 0); err != nil {
+							return err
+						}
+						x.Enabled = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1124,7 +1187,11 @@ func (x *MarkdownRuleWithEnabledAndSeverity) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(MarkdownRuleWithEnabledAndSeveritySeverity)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "severity")
+					if err := d.Recover(wire.At(err, "severity"), start, 0); err != nil {
+						return err
+					}
+					x.Severity = v
+					continue
 				}
 				x.Severity = v
 			}
@@ -1135,7 +1202,10 @@ func (x *MarkdownRuleWithEnabledAndSeverity) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "enabled", "severity")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "enabled", "severity"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	_ = start
@@ -1525,6 +1595,7 @@ func (LintConfigIgnoreArray) isLintConfigIgnore() {}
 // DecodeWire decodes the value from d.
 func (x *LintConfigIgnoreArray) DecodeWire(d *wire.Decoder) error {
 	var v []string
+	start := d.Offset()
 	{
 		if err := d.BeginArray(); err != nil {
 			return err
@@ -1542,7 +1613,11 @@ func (x *LintConfigIgnoreArray) DecodeWire(d *wire.Decoder) error {
 			{
 				v2, err := d.String()
 				if err != nil {
-					return wire.AtIndex(err, i1)
+					if err := d.Recover(wire.AtIndex(err, i1), start, 0); err != nil {
+						return err
+					}
+					s1 = append(s1, e1)
+					continue
 				}
 				e1 = v2
 			}
@@ -1874,7 +1949,11 @@ func (x *ImportMatcher) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "type")
+						if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+							return err
+						}
+						x.Type = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1887,7 +1966,13 @@ func (x *ImportMatcher) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "source")
+					if err := d.Recover(wire.At(err, "source"), start, 0); err != nil {
+						return err
+					}
+					if x.Source == nil {
+						x.Source = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -1902,7 +1987,11 @@ func (x *ImportMatcher) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "source")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "source"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -1917,7 +2006,10 @@ func (x *ImportMatcher) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "type", "source")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "type", "source"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	_ = start
@@ -1972,6 +2064,7 @@ func (ImportGroupArray) isImportGroup() {}
 // DecodeWire decodes the value from d.
 func (x *ImportGroupArray) DecodeWire(d *wire.Decoder) error {
 	var v []GroupMatcher
+	start := d.Offset()
 	{
 		if err := d.BeginArray(); err != nil {
 			return err
@@ -1989,7 +2082,11 @@ func (x *ImportGroupArray) DecodeWire(d *wire.Decoder) error {
 			{
 				v2, err := DecodeGroupMatcher(d)
 				if err != nil {
-					return wire.AtIndex(err, i1)
+					if err := d.Recover(wire.AtIndex(err, i1), start, 0); err != nil {
+						return err
+					}
+					s1 = append(s1, e1)
+					continue
 				}
 				e1 = v2
 			}
@@ -2155,6 +2252,7 @@ func (LintConfigLinesAboveArray) isLintConfigLinesAbove() {}
 // DecodeWire decodes the value from d.
 func (x *LintConfigLinesAboveArray) DecodeWire(d *wire.Decoder) error {
 	var v []int64
+	start := d.Offset()
 	{
 		if err := d.BeginArray(); err != nil {
 			return err
@@ -2172,7 +2270,11 @@ func (x *LintConfigLinesAboveArray) DecodeWire(d *wire.Decoder) error {
 			{
 				v2, err := d.Int64()
 				if err != nil {
-					return wire.AtIndex(err, i1)
+					if err := d.Recover(wire.AtIndex(err, i1), start, 0); err != nil {
+						return err
+					}
+					s1 = append(s1, e1)
+					continue
 				}
 				e1 = v2
 			}

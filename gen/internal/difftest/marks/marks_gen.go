@@ -269,7 +269,11 @@ func (x *MarkConfig) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Color)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "color")
+					if err := d.Recover(wire.At(err, "color"), start, 0); err != nil {
+						return err
+					}
+					x.Color = v
+					continue
 				}
 				x.Color = v
 			}
@@ -281,7 +285,11 @@ func (x *MarkConfig) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(TimeUnit)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "timeUnit")
+					if err := d.Recover(wire.At(err, "timeUnit"), start, 0); err != nil {
+						return err
+					}
+					x.TimeUnit = v
+					continue
 				}
 				x.TimeUnit = v
 			}
@@ -293,7 +301,10 @@ func (x *MarkConfig) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeMarkConfigBlend(d)
 				if err != nil {
-					return wire.At(err, "blend")
+					if err := d.Recover(wire.At(err, "blend"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Blend = v0
 			}
@@ -305,7 +316,10 @@ func (x *MarkConfig) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeMarkConfigFontWeight(d)
 				if err != nil {
-					return wire.At(err, "fontWeight")
+					if err := d.Recover(wire.At(err, "fontWeight"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.FontWeight = v0
 			}
@@ -317,7 +331,10 @@ func (x *MarkConfig) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeMarkConfigAnchor(d)
 				if err != nil {
-					return wire.At(err, "anchor")
+					if err := d.Recover(wire.At(err, "anchor"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Anchor = v0
 			}
@@ -329,7 +346,10 @@ func (x *MarkConfig) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeMarkConfigUnitOrExpr(d)
 				if err != nil {
-					return wire.At(err, "unitOrExpr")
+					if err := d.Recover(wire.At(err, "unitOrExpr"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.UnitOrExpr = v0
 			}
@@ -341,7 +361,10 @@ func (x *MarkConfig) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeDatum(d)
 				if err != nil {
-					return wire.At(err, "datum")
+					if err := d.Recover(wire.At(err, "datum"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Datum = v0
 			}
@@ -352,7 +375,10 @@ func (x *MarkConfig) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "color", "timeUnit", "blend", "fontWeight", "anchor", "unitOrExpr", "datum")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "color", "timeUnit", "blend", "fontWeight", "anchor", "unitOrExpr", "datum"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	_ = start
@@ -820,7 +846,10 @@ func (x *ExprRef) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "expr")
+					if err := d.Recover(wire.At(err, "expr"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Expr = v0
 			}
@@ -831,7 +860,10 @@ func (x *ExprRef) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "expr")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "expr"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	var missing []string
@@ -839,7 +871,7 @@ func (x *ExprRef) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "expr")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -1909,7 +1941,11 @@ func (x *DateTime) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "year")
+						if err := d.Recover(wire.At(err, "year"), start, 0); err != nil {
+							return err
+						}
+						x.Year = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1925,7 +1961,11 @@ func (x *DateTime) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "month")
+						if err := d.Recover(wire.At(err, "month"), start, 0); err != nil {
+							return err
+						}
+						x.Month = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1938,7 +1978,10 @@ func (x *DateTime) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "year", "month")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "year", "month"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	_ = start

@@ -66,7 +66,10 @@ func (x *Sample) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "at")
+					if err := d.Recover(wire.At(err, "at"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.At = v0
 			}
@@ -80,7 +83,11 @@ func (x *Sample) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "source")
+						if err := d.Recover(wire.At(err, "source"), start, 0); err != nil {
+							return err
+						}
+						x.Source = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -108,7 +115,7 @@ func (x *Sample) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "at")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -214,7 +221,10 @@ func (x *Labels) DecodeWire(d *wire.Decoder) error {
 				})
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key))
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key)), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	_ = start
@@ -333,7 +343,11 @@ func (x *OpenLabels) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "kind")
+						if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+							return err
+						}
+						x.Kind = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -445,7 +459,10 @@ func (x *Series) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "points")
+					if err := d.Recover(wire.At(err, "points"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([][]float64, 0)
 				for i0 := 0; ; i0++ {
@@ -459,7 +476,11 @@ func (x *Series) DecodeWire(d *wire.Decoder) error {
 					var e0 []float64
 					{
 						if err := d.BeginArray(); err != nil {
-							return wire.At(wire.AtIndex(err, i0), "points")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "points"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						s1 := make([]float64, 0)
 						for i1 := 0; ; i1++ {
@@ -474,7 +495,11 @@ func (x *Series) DecodeWire(d *wire.Decoder) error {
 							{
 								v2, err := d.Float64()
 								if err != nil {
-									return wire.At(wire.AtIndex(wire.AtIndex(err, i1), i0), "points")
+									if err := d.Recover(wire.At(wire.AtIndex(wire.AtIndex(err, i1), i0), "points"), start, 2); err != nil {
+										return err
+									}
+									s1 = append(s1, e1)
+									continue
 								}
 								e1 = v2
 							}
@@ -493,7 +518,10 @@ func (x *Series) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "unit")
+				if err := d.Recover(wire.At(err, "unit"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Unit = wire.Null[string]()
@@ -502,7 +530,11 @@ func (x *Series) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "unit")
+						if err := d.Recover(wire.At(err, "unit"), start, 0); err != nil {
+							return err
+						}
+						x.Unit = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -530,7 +562,7 @@ func (x *Series) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "points")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }

@@ -307,7 +307,10 @@ func (x *BuildConfig) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeBuildConfigCache(d)
 				if err != nil {
-					return wire.At(err, "cache")
+					if err := d.Recover(wire.At(err, "cache"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Cache = v0
 			}
@@ -319,7 +322,10 @@ func (x *BuildConfig) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeBuildConfigDevtool(d)
 				if err != nil {
-					return wire.At(err, "devtool")
+					if err := d.Recover(wire.At(err, "devtool"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Devtool = v0
 			}
@@ -330,7 +336,10 @@ func (x *BuildConfig) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "conclusion")
+				if err := d.Recover(wire.At(err, "conclusion"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Conclusion = wire.Null[BuildConfigConclusion]()
@@ -339,7 +348,11 @@ func (x *BuildConfig) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeBuildConfigConclusion(d)
 					if err != nil {
-						return wire.At(err, "conclusion")
+						if err := d.Recover(wire.At(err, "conclusion"), start, 0); err != nil {
+							return err
+						}
+						x.Conclusion = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -353,7 +366,10 @@ func (x *BuildConfig) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeBuildConfigStatus(d)
 				if err != nil {
-					return wire.At(err, "status")
+					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Status = v0
 			}
@@ -365,7 +381,10 @@ func (x *BuildConfig) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeBuildConfigLevel(d)
 				if err != nil {
-					return wire.At(err, "level")
+					if err := d.Recover(wire.At(err, "level"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Level = v0
 			}
@@ -376,7 +395,10 @@ func (x *BuildConfig) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "cache", "devtool", "conclusion", "status", "level")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "cache", "devtool", "conclusion", "status", "level"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	var missing []string
@@ -384,7 +406,7 @@ func (x *BuildConfig) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "status")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -1652,6 +1674,7 @@ func (DepsArray) isDeps() {}
 // DecodeWire decodes the value from d.
 func (x *DepsArray) DecodeWire(d *wire.Decoder) error {
 	var v []string
+	start := d.Offset()
 	{
 		if err := d.BeginArray(); err != nil {
 			return err
@@ -1669,7 +1692,11 @@ func (x *DepsArray) DecodeWire(d *wire.Decoder) error {
 			{
 				v2, err := d.String()
 				if err != nil {
-					return wire.AtIndex(err, i1)
+					if err := d.Recover(wire.AtIndex(err, i1), start, 0); err != nil {
+						return err
+					}
+					s1 = append(s1, e1)
+					continue
 				}
 				e1 = v2
 			}
@@ -1812,10 +1839,16 @@ func (x *CacheSettingMemory) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "memory" {
-				return wire.At(wire.ConstError(d.Offset(), "\"memory\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"memory\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -1824,7 +1857,10 @@ func (x *CacheSettingMemory) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "type")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "type"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	var missing []string
@@ -1832,7 +1868,7 @@ func (x *CacheSettingMemory) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "type")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -2099,7 +2135,10 @@ func (x *UseItemWithLoader) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "loader")
+					if err := d.Recover(wire.At(err, "loader"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Loader = v0
 			}
@@ -2125,7 +2164,7 @@ func (x *UseItemWithLoader) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "loader")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }

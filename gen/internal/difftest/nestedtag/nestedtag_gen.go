@@ -348,7 +348,10 @@ func (x *Body) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -359,10 +362,16 @@ func (x *Body) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "in")
+				if err := d.Recover(wire.At(err, "in"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "body" {
-				return wire.At(wire.ConstError(d.Offset(), "\"body\""), "in")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"body\""), "in"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "schema":
 			if seen[2] {
@@ -372,7 +381,10 @@ func (x *Body) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "schema")
+					if err := d.Recover(wire.At(err, "schema"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Schema = v0
 			}
@@ -383,7 +395,10 @@ func (x *Body) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "name", "in", "schema")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "name", "in", "schema"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	var missing []string
@@ -397,7 +412,7 @@ func (x *Body) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "schema")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -473,10 +488,16 @@ func (x *ParameterQuery) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "in")
+				if err := d.Recover(wire.At(err, "in"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "query" {
-				return wire.At(wire.ConstError(d.Offset(), "\"query\""), "in")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"query\""), "in"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -486,7 +507,10 @@ func (x *ParameterQuery) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -496,7 +520,10 @@ func (x *ParameterQuery) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Type.DecodeWire(d); err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "required":
 			if seen[3] {
@@ -508,7 +535,11 @@ func (x *ParameterQuery) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "required")
+						if err := d.Recover(wire.At(err, "required"), start, 0); err != nil {
+							return err
+						}
+						x.Required = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -521,7 +552,10 @@ func (x *ParameterQuery) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "in", "name", "type", "required")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "in", "name", "type", "required"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	var missing []string
@@ -535,7 +569,7 @@ func (x *ParameterQuery) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "type")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -663,10 +697,16 @@ func (x *ParameterPath) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "in")
+				if err := d.Recover(wire.At(err, "in"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "path" {
-				return wire.At(wire.ConstError(d.Offset(), "\"path\""), "in")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"path\""), "in"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -676,7 +716,10 @@ func (x *ParameterPath) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -686,7 +729,10 @@ func (x *ParameterPath) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Type.DecodeWire(d); err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "required":
 			if seen[3] {
@@ -695,10 +741,16 @@ func (x *ParameterPath) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			v, err := d.Raw()
 			if err != nil {
-				return wire.At(err, "required")
+				if err := d.Recover(wire.At(err, "required"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if string(v) != "true" {
-				return wire.At(wire.ConstError(d.Offset(), "true"), "required")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "true"), "required"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -707,7 +759,10 @@ func (x *ParameterPath) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "in", "name", "type", "required")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "in", "name", "type", "required"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	var missing []string
@@ -724,7 +779,7 @@ func (x *ParameterPath) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "required")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -978,7 +1033,11 @@ func (x *Query) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "name")
+						if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+							return err
+						}
+						x.Name = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -994,7 +1053,11 @@ func (x *Query) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "in")
+						if err := d.Recover(wire.At(err, "in"), start, 0); err != nil {
+							return err
+						}
+						x.In = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1008,7 +1071,11 @@ func (x *Query) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(ParameterQueryType)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "type")
+					if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+						return err
+					}
+					x.Type = v
+					continue
 				}
 				x.Type = v
 			}
@@ -1022,7 +1089,11 @@ func (x *Query) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "required")
+						if err := d.Recover(wire.At(err, "required"), start, 0); err != nil {
+							return err
+						}
+						x.Required = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1035,7 +1106,10 @@ func (x *Query) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "name", "in", "type", "required")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "name", "in", "type", "required"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	_ = start
@@ -1132,7 +1206,11 @@ func (x *Path) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "name")
+						if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+							return err
+						}
+						x.Name = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1148,7 +1226,11 @@ func (x *Path) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "in")
+						if err := d.Recover(wire.At(err, "in"), start, 0); err != nil {
+							return err
+						}
+						x.In = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1162,7 +1244,11 @@ func (x *Path) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(ParameterPathType)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "type")
+					if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+						return err
+					}
+					x.Type = v
+					continue
 				}
 				x.Type = v
 			}
@@ -1173,10 +1259,16 @@ func (x *Path) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			v, err := d.Raw()
 			if err != nil {
-				return wire.At(err, "required")
+				if err := d.Recover(wire.At(err, "required"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if string(v) != "true" {
-				return wire.At(wire.ConstError(d.Offset(), "true"), "required")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "true"), "required"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -1185,7 +1277,10 @@ func (x *Path) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "name", "in", "type", "required")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "name", "in", "type", "required"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	var missing []string
@@ -1193,7 +1288,7 @@ func (x *Path) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "required")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -1392,7 +1487,10 @@ func (x *Reference) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "$ref")
+					if err := d.Recover(wire.At(err, "$ref"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Ref = v0
 			}
@@ -1418,7 +1516,7 @@ func (x *Reference) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "$ref")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -1484,7 +1582,10 @@ func (x *MessageWithOneOf) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "oneOf")
+					if err := d.Recover(wire.At(err, "oneOf"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]Message, 0)
 				for i0 := 0; ; i0++ {
@@ -1499,7 +1600,11 @@ func (x *MessageWithOneOf) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeMessage(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "oneOf")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "oneOf"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -1514,7 +1619,10 @@ func (x *MessageWithOneOf) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "oneOf")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "oneOf"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	var missing []string
@@ -1522,7 +1630,7 @@ func (x *MessageWithOneOf) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "oneOf")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -1602,7 +1710,11 @@ func (x *MessageWithNameAndPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "name")
+						if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+							return err
+						}
+						x.Name = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1616,7 +1728,10 @@ func (x *MessageWithNameAndPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "payload")
+					if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Payload = v0
 			}
@@ -1638,7 +1753,10 @@ func (x *MessageWithNameAndPayload) DecodeWire(d *wire.Decoder) error {
 				})
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "name", "payload")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "name", "payload"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	_ = start
@@ -2058,10 +2176,16 @@ func (x *GithubOptions) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "provider")
+				if err := d.Recover(wire.At(err, "provider"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "github" {
-				return wire.At(wire.ConstError(d.Offset(), "\"github\""), "provider")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"github\""), "provider"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "owner":
 			if seen[1] {
@@ -2073,7 +2197,11 @@ func (x *GithubOptions) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "owner")
+						if err := d.Recover(wire.At(err, "owner"), start, 0); err != nil {
+							return err
+						}
+						x.Owner = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -2086,7 +2214,10 @@ func (x *GithubOptions) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "provider", "owner")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "provider", "owner"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	var missing []string
@@ -2094,7 +2225,7 @@ func (x *GithubOptions) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "provider")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -2165,10 +2296,16 @@ func (x *GitlabOptions) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "provider")
+				if err := d.Recover(wire.At(err, "provider"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "gitlab" {
-				return wire.At(wire.ConstError(d.Offset(), "\"gitlab\""), "provider")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"gitlab\""), "provider"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "projectId":
 			if seen[1] {
@@ -2180,7 +2317,11 @@ func (x *GitlabOptions) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						return wire.At(err, "projectId")
+						if err := d.Recover(wire.At(err, "projectId"), start, 0); err != nil {
+							return err
+						}
+						x.ProjectID = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -2193,7 +2334,10 @@ func (x *GitlabOptions) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "provider", "projectId")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "provider", "projectId"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	var missing []string
@@ -2201,7 +2345,7 @@ func (x *GitlabOptions) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "provider")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -2248,6 +2392,7 @@ func (PublishArray) isPublish() {}
 // DecodeWire decodes the value from d.
 func (x *PublishArray) DecodeWire(d *wire.Decoder) error {
 	var v []PublishArrayItem
+	start := d.Offset()
 	{
 		if err := d.BeginArray(); err != nil {
 			return err
@@ -2265,7 +2410,11 @@ func (x *PublishArray) DecodeWire(d *wire.Decoder) error {
 			{
 				v2, err := DecodePublishArrayItem(d)
 				if err != nil {
-					return wire.AtIndex(err, i1)
+					if err := d.Recover(wire.AtIndex(err, i1), start, 0); err != nil {
+						return err
+					}
+					s1 = append(s1, e1)
+					continue
 				}
 				e1 = v2
 			}

@@ -304,10 +304,16 @@ func (x *Circle) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "circle" {
-				return wire.At(wire.ConstError(d.Offset(), "\"circle\""), "kind")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"circle\""), "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "r":
 			if seen[1] {
@@ -317,7 +323,10 @@ func (x *Circle) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Float64()
 				if err != nil {
-					return wire.At(err, "r")
+					if err := d.Recover(wire.At(err, "r"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.R = v0
 			}
@@ -346,7 +355,7 @@ func (x *Circle) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "r")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -421,10 +430,16 @@ func (x *Rect) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "rect" {
-				return wire.At(wire.ConstError(d.Offset(), "\"rect\""), "kind")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"rect\""), "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "w":
 			if seen[1] {
@@ -434,7 +449,10 @@ func (x *Rect) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "w")
+					if err := d.Recover(wire.At(err, "w"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.W = v0
 			}
@@ -446,7 +464,10 @@ func (x *Rect) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "h")
+					if err := d.Recover(wire.At(err, "h"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.H = v0
 			}
@@ -457,7 +478,10 @@ func (x *Rect) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "kind", "w", "h")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "kind", "w", "h"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	var missing []string
@@ -471,7 +495,7 @@ func (x *Rect) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "h")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -658,10 +682,16 @@ func (x *PlainChoices) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "string" {
-				return wire.At(wire.ConstError(d.Offset(), "\"string\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"string\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "enum":
 			if seen[1] {
@@ -670,7 +700,10 @@ func (x *PlainChoices) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "enum")
+					if err := d.Recover(wire.At(err, "enum"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -685,7 +718,11 @@ func (x *PlainChoices) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "enum")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "enum"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -718,7 +755,7 @@ func (x *PlainChoices) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "enum")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -797,7 +834,10 @@ func (x *LabelledChoices) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "options")
+					if err := d.Recover(wire.At(err, "options"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -812,7 +852,11 @@ func (x *LabelledChoices) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "options")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "options"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -842,7 +886,7 @@ func (x *LabelledChoices) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "options")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -1037,10 +1081,16 @@ func (x *LogEvent) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "log" {
-				return wire.At(wire.ConstError(d.Offset(), "\"log\""), "kind")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"log\""), "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "ts":
 			if seen[1] {
@@ -1050,7 +1100,10 @@ func (x *LogEvent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "ts")
+					if err := d.Recover(wire.At(err, "ts"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Ts = v0
 			}
@@ -1062,7 +1115,10 @@ func (x *LogEvent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "line")
+					if err := d.Recover(wire.At(err, "line"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Line = v0
 			}
@@ -1094,7 +1150,7 @@ func (x *LogEvent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "line")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -1170,7 +1226,10 @@ func (x *otherEvent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "kind")
+					if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Kind = v0
 			}
@@ -1182,7 +1241,10 @@ func (x *otherEvent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "ts")
+					if err := d.Recover(wire.At(err, "ts"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Ts = v0
 			}
@@ -1211,7 +1273,7 @@ func (x *otherEvent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "ts")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -1420,10 +1482,16 @@ func (x *Ping) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "ping" {
-				return wire.At(wire.ConstError(d.Offset(), "\"ping\""), "kind")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"ping\""), "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "seq":
 			if seen[1] {
@@ -1433,7 +1501,10 @@ func (x *Ping) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "seq")
+					if err := d.Recover(wire.At(err, "seq"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Seq = v0
 			}
@@ -1462,7 +1533,7 @@ func (x *Ping) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "seq")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -1530,10 +1601,16 @@ func (x *Pong) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "pong" {
-				return wire.At(wire.ConstError(d.Offset(), "\"pong\""), "kind")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"pong\""), "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -1542,7 +1619,10 @@ func (x *Pong) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "kind")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "kind"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	var missing []string
@@ -1550,7 +1630,7 @@ func (x *Pong) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "kind")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -1614,7 +1694,10 @@ func (x *otherSignal) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "kind")
+					if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Kind = v0
 			}
@@ -1626,7 +1709,10 @@ func (x *otherSignal) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint32()
 				if err != nil {
-					return wire.At(err, "level")
+					if err := d.Recover(wire.At(err, "level"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Level = v0
 			}
@@ -1640,7 +1726,11 @@ func (x *otherSignal) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						return wire.At(err, "count")
+						if err := d.Recover(wire.At(err, "count"), start, 0); err != nil {
+							return err
+						}
+						x.Count = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1671,7 +1761,7 @@ func (x *otherSignal) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "level")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -1745,6 +1835,7 @@ func (x otherSignal) MarshalJSON() ([]byte, error) {
 // DecodeWire decodes the value from d.
 func (x *Tally) DecodeWire(d *wire.Decoder) error {
 	var v map[string]uint64
+	start := d.Offset()
 	{
 		if err := d.BeginObject(); err != nil {
 			return err
@@ -1766,7 +1857,11 @@ func (x *Tally) DecodeWire(d *wire.Decoder) error {
 			{
 				v2, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, k1)
+					if err := d.Recover(wire.At(err, k1), start, 0); err != nil {
+						return err
+					}
+					m1[k1] = e1
+					continue
 				}
 				e1 = v2
 			}

@@ -240,10 +240,16 @@ func (x *Circle) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "circle" {
-				return wire.At(wire.ConstError(d.Offset(), "\"circle\""), "kind")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"circle\""), "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "r":
 			if seen[1] {
@@ -253,7 +259,10 @@ func (x *Circle) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Float64()
 				if err != nil {
-					return wire.At(err, "r")
+					if err := d.Recover(wire.At(err, "r"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.R = v0
 			}
@@ -264,7 +273,10 @@ func (x *Circle) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "kind", "r")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "kind", "r"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	var missing []string
@@ -275,7 +287,7 @@ func (x *Circle) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "r")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -349,10 +361,16 @@ func (x *Rect) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "rect" {
-				return wire.At(wire.ConstError(d.Offset(), "\"rect\""), "kind")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"rect\""), "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "w":
 			if seen[1] {
@@ -362,7 +380,10 @@ func (x *Rect) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Float64()
 				if err != nil {
-					return wire.At(err, "w")
+					if err := d.Recover(wire.At(err, "w"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.W = v0
 			}
@@ -374,7 +395,10 @@ func (x *Rect) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Float64()
 				if err != nil {
-					return wire.At(err, "h")
+					if err := d.Recover(wire.At(err, "h"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.H = v0
 			}
@@ -406,7 +430,7 @@ func (x *Rect) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "h")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -646,7 +670,10 @@ func (x *ByEmail) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "email")
+					if err := d.Recover(wire.At(err, "email"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Email = v0
 			}
@@ -672,7 +699,7 @@ func (x *ByEmail) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "email")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -739,7 +766,10 @@ func (x *ByPhone) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "phone")
+					if err := d.Recover(wire.At(err, "phone"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Phone = v0
 			}
@@ -765,7 +795,7 @@ func (x *ByPhone) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "phone")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -974,6 +1004,7 @@ func (TargetArray) isTarget() {}
 // DecodeWire decodes the value from d.
 func (x *TargetArray) DecodeWire(d *wire.Decoder) error {
 	var v []string
+	start := d.Offset()
 	{
 		if err := d.BeginArray(); err != nil {
 			return err
@@ -991,7 +1022,11 @@ func (x *TargetArray) DecodeWire(d *wire.Decoder) error {
 			{
 				v2, err := d.String()
 				if err != nil {
-					return wire.AtIndex(err, i1)
+					if err := d.Recover(wire.AtIndex(err, i1), start, 0); err != nil {
+						return err
+					}
+					s1 = append(s1, e1)
+					continue
 				}
 				e1 = v2
 			}
@@ -1059,7 +1094,10 @@ func (x *Holder) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeShape(d)
 				if err != nil {
-					return wire.At(err, "shape")
+					if err := d.Recover(wire.At(err, "shape"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Shape = v0
 			}
@@ -1071,7 +1109,10 @@ func (x *Holder) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeContact(d)
 				if err != nil {
-					return wire.At(err, "contact")
+					if err := d.Recover(wire.At(err, "contact"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Contact = v0
 			}
@@ -1083,7 +1124,10 @@ func (x *Holder) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeTarget(d)
 				if err != nil {
-					return wire.At(err, "target")
+					if err := d.Recover(wire.At(err, "target"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Target = v0
 			}
@@ -1109,7 +1153,7 @@ func (x *Holder) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "shape")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }

@@ -111,7 +111,13 @@ func (x *LintRules) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginObject(); err != nil {
-					return wire.At(err, "rules")
+					if err := d.Recover(wire.At(err, "rules"), start, 0); err != nil {
+						return err
+					}
+					if x.Rules == nil {
+						x.Rules = map[string]Rule{}
+					}
+					continue
 				}
 				m0 := make(map[string]Rule)
 				for {
@@ -128,7 +134,11 @@ func (x *LintRules) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 Rule
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.At(err, k0), "rules")
+						if err := d.Recover(wire.At(wire.At(err, k0), "rules"), start, 1); err != nil {
+							return err
+						}
+						m0[k0] = e0
+						continue
 					}
 					m0[k0] = e0
 				}
@@ -142,7 +152,11 @@ func (x *LintRules) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(LintRulesPoint)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "point")
+					if err := d.Recover(wire.At(err, "point"), start, 0); err != nil {
+						return err
+					}
+					x.Point = v
+					continue
 				}
 				x.Point = v
 			}
@@ -154,7 +168,11 @@ func (x *LintRules) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(LintRulesCommand)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "command")
+					if err := d.Recover(wire.At(err, "command"), start, 0); err != nil {
+						return err
+					}
+					x.Command = v
+					continue
 				}
 				x.Command = v
 			}
@@ -166,7 +184,10 @@ func (x *LintRules) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeLintRulesRange(d)
 				if err != nil {
-					return wire.At(err, "range")
+					if err := d.Recover(wire.At(err, "range"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Range = v0
 			}
@@ -177,7 +198,10 @@ func (x *LintRules) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "rules", "point", "command", "range")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "rules", "point", "command", "range"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	_ = start
@@ -272,12 +296,12 @@ func (x *Rule) DecodeWire(d *wire.Decoder) error {
 		}
 		if !more {
 			if i < 1 {
-				return &wire.Error{
+				return d.Short(&wire.Error{
 					Code:    wire.CodeRequired,
 					Keyword: "minItems",
 					Msg:     "the array has fewer than 1 items",
 					Offset:  start,
-				}
+				}, start, i, 3)
 			}
 			_ = start
 			return nil
@@ -285,30 +309,43 @@ func (x *Rule) DecodeWire(d *wire.Decoder) error {
 		switch i {
 		case 0:
 			if err := x.Level.DecodeWire(d); err != nil {
-				return wire.AtIndex(err, i)
+				if err := d.Recover(wire.AtIndex(err, i), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case 1:
 			v := new(RuleApplicable)
 			if err := (*v).DecodeWire(d); err != nil {
-				return wire.AtIndex(err, i)
+				if err := d.Recover(wire.AtIndex(err, i), start, 0); err != nil {
+					return err
+				}
+				x.Applicable = v
+				continue
 			}
 			x.Applicable = v
 		case 2:
 			{
 				v1, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.AtIndex(err, i)
+					if err := d.Recover(wire.AtIndex(err, i), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Value = v1
 			}
 		default:
-			return &wire.Error{
+			if err := d.Recover(&wire.Error{
 				Code:    wire.CodeUnknown,
 				Keyword: "false",
 				Msg:     "the array has more than 3 items",
 				Offset:  d.Offset(),
 				Pointer: wire.JoinIndex("", i),
+			}, start, 0); err != nil {
+				return err
 			}
+			continue
 		}
 	}
 }
@@ -473,12 +510,12 @@ func (x *LintRulesPoint) DecodeWire(d *wire.Decoder) error {
 		}
 		if !more {
 			if i < 2 {
-				return &wire.Error{
+				return d.Short(&wire.Error{
 					Code:    wire.CodeRequired,
 					Keyword: "minItems",
 					Msg:     "the array has fewer than 2 items",
 					Offset:  start,
-				}
+				}, start, i, 2)
 			}
 			_ = start
 			return nil
@@ -488,7 +525,10 @@ func (x *LintRulesPoint) DecodeWire(d *wire.Decoder) error {
 			{
 				v1, err := d.Float64()
 				if err != nil {
-					return wire.AtIndex(err, i)
+					if err := d.Recover(wire.AtIndex(err, i), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.First = v1
 			}
@@ -496,18 +536,24 @@ func (x *LintRulesPoint) DecodeWire(d *wire.Decoder) error {
 			{
 				v1, err := d.Float64()
 				if err != nil {
-					return wire.AtIndex(err, i)
+					if err := d.Recover(wire.AtIndex(err, i), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Second = v1
 			}
 		default:
-			return &wire.Error{
+			if err := d.Recover(&wire.Error{
 				Code:    wire.CodeUnknown,
 				Keyword: "false",
 				Msg:     "the array has more than 2 items",
 				Offset:  d.Offset(),
 				Pointer: wire.JoinIndex("", i),
+			}, start, 0); err != nil {
+				return err
 			}
+			continue
 		}
 	}
 }
@@ -561,12 +607,12 @@ func (x *LintRulesCommand) DecodeWire(d *wire.Decoder) error {
 		}
 		if !more {
 			if i < 1 {
-				return &wire.Error{
+				return d.Short(&wire.Error{
 					Code:    wire.CodeRequired,
 					Keyword: "minItems",
 					Msg:     "the array has fewer than 1 items",
 					Offset:  start,
-				}
+				}, start, i, 1)
 			}
 			_ = start
 			return nil
@@ -576,7 +622,10 @@ func (x *LintRulesCommand) DecodeWire(d *wire.Decoder) error {
 			{
 				v1, err := d.String()
 				if err != nil {
-					return wire.AtIndex(err, i)
+					if err := d.Recover(wire.AtIndex(err, i), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.First = v1
 			}
@@ -585,7 +634,11 @@ func (x *LintRulesCommand) DecodeWire(d *wire.Decoder) error {
 			{
 				v1, err := d.Uint64()
 				if err != nil {
-					return wire.AtIndex(err, i)
+					if err := d.Recover(wire.AtIndex(err, i), start, 0); err != nil {
+						return err
+					}
+					x.Rest = append(x.Rest, e)
+					continue
 				}
 				e = v1
 			}
@@ -753,12 +806,12 @@ func (x *LintRulesRangeArrayValue) DecodeWire(d *wire.Decoder) error {
 		}
 		if !more {
 			if i < 2 {
-				return &wire.Error{
+				return d.Short(&wire.Error{
 					Code:    wire.CodeRequired,
 					Keyword: "minItems",
 					Msg:     "the array has fewer than 2 items",
 					Offset:  start,
-				}
+				}, start, i, 2)
 			}
 			_ = start
 			return nil
@@ -768,7 +821,10 @@ func (x *LintRulesRangeArrayValue) DecodeWire(d *wire.Decoder) error {
 			{
 				v1, err := d.Int64()
 				if err != nil {
-					return wire.AtIndex(err, i)
+					if err := d.Recover(wire.AtIndex(err, i), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.First = v1
 			}
@@ -776,18 +832,24 @@ func (x *LintRulesRangeArrayValue) DecodeWire(d *wire.Decoder) error {
 			{
 				v1, err := d.Int64()
 				if err != nil {
-					return wire.AtIndex(err, i)
+					if err := d.Recover(wire.AtIndex(err, i), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Second = v1
 			}
 		default:
-			return &wire.Error{
+			if err := d.Recover(&wire.Error{
 				Code:    wire.CodeUnknown,
 				Keyword: "false",
 				Msg:     "the array has more than 2 items",
 				Offset:  d.Offset(),
 				Pointer: wire.JoinIndex("", i),
+			}, start, 0); err != nil {
+				return err
 			}
+			continue
 		}
 	}
 }

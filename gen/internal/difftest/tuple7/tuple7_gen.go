@@ -70,7 +70,11 @@ func (x *Changeset) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(ChangesetBump)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "bump")
+					if err := d.Recover(wire.At(err, "bump"), start, 0); err != nil {
+						return err
+					}
+					x.Bump = v
+					continue
 				}
 				x.Bump = v
 			}
@@ -82,7 +86,11 @@ func (x *Changeset) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(ChangesetPair)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "pair")
+					if err := d.Recover(wire.At(err, "pair"), start, 0); err != nil {
+						return err
+					}
+					x.Pair = v
+					continue
 				}
 				x.Pair = v
 			}
@@ -93,7 +101,10 @@ func (x *Changeset) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "bump", "pair")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "bump", "pair"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	_ = start
@@ -162,12 +173,12 @@ func (x *ChangesetBump) DecodeWire(d *wire.Decoder) error {
 		}
 		if !more {
 			if i < 2 {
-				return &wire.Error{
+				return d.Short(&wire.Error{
 					Code:    wire.CodeRequired,
 					Keyword: "minItems",
 					Msg:     "the array has fewer than 2 items",
 					Offset:  start,
-				}
+				}, start, i, 2)
 			}
 			_ = start
 			return nil
@@ -177,20 +188,30 @@ func (x *ChangesetBump) DecodeWire(d *wire.Decoder) error {
 			{
 				v1, err := d.String()
 				if err != nil {
-					return wire.AtIndex(err, i)
+					if err := d.Recover(wire.AtIndex(err, i), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.First = v1
 			}
 		case 1:
 			if err := x.Second.DecodeWire(d); err != nil {
-				return wire.AtIndex(err, i)
+				if err := d.Recover(wire.AtIndex(err, i), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			var e string
 			{
 				v1, err := d.String()
 				if err != nil {
-					return wire.AtIndex(err, i)
+					if err := d.Recover(wire.AtIndex(err, i), start, 0); err != nil {
+						return err
+					}
+					x.Rest = append(x.Rest, e)
+					continue
 				}
 				e = v1
 			}
@@ -314,7 +335,11 @@ func (x *ChangesetPair) DecodeWire(d *wire.Decoder) error {
 			{
 				v1, err := d.String()
 				if err != nil {
-					return wire.AtIndex(err, i)
+					if err := d.Recover(wire.AtIndex(err, i), start, 0); err != nil {
+						return err
+					}
+					x.First = v
+					continue
 				}
 				(*v) = v1
 			}
@@ -324,18 +349,31 @@ func (x *ChangesetPair) DecodeWire(d *wire.Decoder) error {
 			{
 				v1, err := d.Bool()
 				if err != nil {
-					return wire.AtIndex(err, i)
+					if err := d.Recover(wire.AtIndex(err, i), start, 0); err != nil {
+						return err
+					}
+					x.Second = v
+					continue
 				}
 				(*v) = v1
 			}
 			x.Second = v
 		default:
-			return &wire.Error{
+			if i > 2 {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := d.Recover(&wire.Error{
 				Code:    wire.CodeUnknown,
 				Keyword: "additionalItems",
 				Msg:     "the array has more than 2 items",
 				Offset:  d.Offset(),
+			}, start, 0); err != nil {
+				return err
 			}
+			continue
 		}
 	}
 }

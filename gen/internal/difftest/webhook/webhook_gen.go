@@ -205,7 +205,10 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -217,7 +220,10 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "type")
+					if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Type = v0
 			}
@@ -229,7 +235,10 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "at")
+					if err := d.Recover(wire.At(err, "at"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.At = v0
 			}
@@ -243,7 +252,11 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "attempt")
+						if err := d.Recover(wire.At(err, "attempt"), start, 0); err != nil {
+							return err
+						}
+						x.Attempt = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -257,7 +270,10 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "data")
+					if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Data = v0
 			}
@@ -292,7 +308,7 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "data")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -376,8 +392,9 @@ func (x Envelope) MarshalJSON() ([]byte, error) {
 }
 
 // decodeWireMember decodes the member named key into x, noting it in seen
-// (indexed like the fields); found is false when x has no such member.
-func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool) (found bool, err error) {
+// (indexed like the fields); found is false when x has no such member. start is
+// where the object that holds the member began, for a collecting decoder's Recover.
+func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, start int) (found bool, err error) {
 	switch key {
 	case "id":
 		if seen[0] {
@@ -546,10 +563,16 @@ func (x *UserCreated) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "user.created" {
-				return wire.At(wire.ConstError(d.Offset(), "\"user.created\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"user.created\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "data":
 			if seen[1] {
@@ -559,7 +582,10 @@ func (x *UserCreated) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeUser(d)
 				if err != nil {
-					return wire.At(err, "data")
+					if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Data = v0
 			}
@@ -571,14 +597,21 @@ func (x *UserCreated) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(UserCreatedMode)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "mode")
+					if err := d.Recover(wire.At(err, "mode"), start, 0); err != nil {
+						return err
+					}
+					x.Mode = v
+					continue
 				}
 				x.Mode = v
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -613,7 +646,7 @@ func (x *UserCreated) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "data")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -870,7 +903,10 @@ func (x *UserWithEmail) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "email")
+					if err := d.Recover(wire.At(err, "email"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Email = v0
 			}
@@ -881,7 +917,13 @@ func (x *UserWithEmail) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "roles")
+					if err := d.Recover(wire.At(err, "roles"), start, 0); err != nil {
+						return err
+					}
+					if x.Roles == nil {
+						x.Roles = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -896,7 +938,11 @@ func (x *UserWithEmail) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "roles")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "roles"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -926,7 +972,7 @@ func (x *UserWithEmail) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "email")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -1014,7 +1060,10 @@ func (x *UserWithNameAndPhone) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "phone")
+					if err := d.Recover(wire.At(err, "phone"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Phone = v0
 			}
@@ -1026,7 +1075,10 @@ func (x *UserWithNameAndPhone) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -1055,7 +1107,7 @@ func (x *UserWithNameAndPhone) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "name")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -1179,7 +1231,10 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "at")
+					if err := d.Recover(wire.At(err, "at"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.At = v0
 			}
@@ -1190,10 +1245,16 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "notice" {
-				return wire.At(wire.ConstError(d.Offset(), "\"notice\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"notice\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "text":
 			if seen[2] {
@@ -1203,7 +1264,10 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "text")
+					if err := d.Recover(wire.At(err, "text"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Text = v0
 			}
@@ -1235,7 +1299,7 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "text")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -1449,10 +1513,16 @@ func (x *APISource) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "via")
+				if err := d.Recover(wire.At(err, "via"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "api" {
-				return wire.At(wire.ConstError(d.Offset(), "\"api\""), "via")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"api\""), "via"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "at":
 			if seen[1] {
@@ -1462,7 +1532,10 @@ func (x *APISource) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "at")
+					if err := d.Recover(wire.At(err, "at"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.At = v0
 			}
@@ -1474,7 +1547,10 @@ func (x *APISource) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "key")
+					if err := d.Recover(wire.At(err, "key"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Key = v0
 			}
@@ -1506,7 +1582,7 @@ func (x *APISource) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "key")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -1589,10 +1665,16 @@ func (x *UISource) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "via")
+				if err := d.Recover(wire.At(err, "via"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "ui" {
-				return wire.At(wire.ConstError(d.Offset(), "\"ui\""), "via")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"ui\""), "via"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "at":
 			if seen[1] {
@@ -1602,7 +1684,10 @@ func (x *UISource) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "at")
+					if err := d.Recover(wire.At(err, "at"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.At = v0
 			}
@@ -1614,7 +1699,10 @@ func (x *UISource) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "user")
+					if err := d.Recover(wire.At(err, "user"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.User = v0
 			}
@@ -1646,7 +1734,7 @@ func (x *UISource) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "user")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -1731,7 +1819,10 @@ func (x *Headers) DecodeWire(d *wire.Decoder) error {
 				})
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key))
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key)), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	_ = start
@@ -1880,7 +1971,10 @@ func (x *Delivery) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Channel.DecodeWire(d); err != nil {
-				return wire.At(err, "channel")
+				if err := d.Recover(wire.At(err, "channel"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "attempt":
 			if seen[1] {
@@ -1892,7 +1986,11 @@ func (x *Delivery) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "attempt")
+						if err := d.Recover(wire.At(err, "attempt"), start, 0); err != nil {
+							return err
+						}
+						x.Attempt = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1920,7 +2018,7 @@ func (x *Delivery) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "channel")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -2159,10 +2257,16 @@ func (x *Created) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "created" {
-				return wire.At(wire.ConstError(d.Offset(), "\"created\""), "kind")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"created\""), "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "id":
 			if seen[1] {
@@ -2172,7 +2276,10 @@ func (x *Created) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -2201,7 +2308,7 @@ func (x *Created) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "id")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -2269,10 +2376,16 @@ func (x *Deleted) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "deleted" {
-				return wire.At(wire.ConstError(d.Offset(), "\"deleted\""), "kind")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"deleted\""), "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -2296,7 +2409,7 @@ func (x *Deleted) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "kind")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }

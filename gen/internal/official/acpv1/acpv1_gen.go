@@ -4593,7 +4593,10 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -4605,7 +4608,10 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -4615,7 +4621,10 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Params.DecodeWire(d); err != nil {
-				return wire.At(err, "params")
+				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -4642,7 +4651,7 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -5181,7 +5190,10 @@ func (x *WriteTextFileRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "path":
 			if seen[1] {
@@ -5191,7 +5203,10 @@ func (x *WriteTextFileRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "path")
+					if err := d.Recover(wire.At(err, "path"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Path = v0
 			}
@@ -5203,7 +5218,10 @@ func (x *WriteTextFileRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -5215,7 +5233,10 @@ func (x *WriteTextFileRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -5247,7 +5268,7 @@ func (x *WriteTextFileRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -5365,7 +5386,10 @@ func (x *ReadTextFileRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "path":
 			if seen[1] {
@@ -5375,7 +5399,10 @@ func (x *ReadTextFileRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "path")
+					if err := d.Recover(wire.At(err, "path"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Path = v0
 			}
@@ -5386,7 +5413,10 @@ func (x *ReadTextFileRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "line")
+				if err := d.Recover(wire.At(err, "line"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Line = wire.Null[uint32]()
@@ -5395,7 +5425,11 @@ func (x *ReadTextFileRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "line")
+						if err := d.Recover(wire.At(err, "line"), start, 0); err != nil {
+							return err
+						}
+						x.Line = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -5408,7 +5442,10 @@ func (x *ReadTextFileRequest) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "limit")
+				if err := d.Recover(wire.At(err, "limit"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Limit = wire.Null[uint32]()
@@ -5417,7 +5454,11 @@ func (x *ReadTextFileRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "limit")
+						if err := d.Recover(wire.At(err, "limit"), start, 0); err != nil {
+							return err
+						}
+						x.Limit = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -5431,7 +5472,10 @@ func (x *ReadTextFileRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -5460,7 +5504,7 @@ func (x *ReadTextFileRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "path")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -5552,7 +5596,10 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "toolCall":
 			if seen[1] {
@@ -5560,7 +5607,10 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.ToolCall.DecodeWire(d); err != nil {
-				return wire.At(err, "toolCall")
+				if err := d.Recover(wire.At(err, "toolCall"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "options":
 			if seen[2] {
@@ -5569,7 +5619,10 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "options")
+					if err := d.Recover(wire.At(err, "options"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]PermissionOption, 0)
 				for i0 := 0; ; i0++ {
@@ -5582,7 +5635,11 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 PermissionOption
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "options")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "options"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -5596,7 +5653,10 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -5628,7 +5688,7 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "options")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -5723,7 +5783,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ToolCallID.DecodeWire(d); err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "kind":
 			if seen[1] {
@@ -5732,14 +5795,21 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Kind = wire.Null[ToolKind]()
 			} else {
 				var v ToolKind
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "kind")
+					if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+						return err
+					}
+					x.Kind = wire.Some(v)
+					continue
 				}
 				x.Kind = wire.Some(v)
 			}
@@ -5750,14 +5820,21 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "status")
+				if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Status = wire.Null[ToolCallStatus]()
 			} else {
 				var v ToolCallStatus
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "status")
+					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+						return err
+					}
+					x.Status = wire.Some(v)
+					continue
 				}
 				x.Status = wire.Some(v)
 			}
@@ -5768,7 +5845,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -5777,7 +5857,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -5790,7 +5874,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "name")
+				if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Name = wire.Null[string]()
@@ -5799,7 +5886,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "name")
+						if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+							return err
+						}
+						x.Name = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -5812,7 +5903,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "content")
+				if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Content = wire.Null[[]ToolCallContent]()
@@ -5820,7 +5914,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []ToolCallContent
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "content")
+						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+							return err
+						}
+						x.Content = wire.Some(v)
+						continue
 					}
 					s1 := make([]ToolCallContent, 0)
 					for i1 := 0; ; i1++ {
@@ -5835,7 +5933,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeToolCallContent(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "content")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -5852,7 +5954,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "locations")
+				if err := d.Recover(wire.At(err, "locations"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Locations = wire.Null[[]ToolCallLocation]()
@@ -5860,7 +5965,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []ToolCallLocation
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "locations")
+						if err := d.Recover(wire.At(err, "locations"), start, 0); err != nil {
+							return err
+						}
+						x.Locations = wire.Some(v)
+						continue
 					}
 					s1 := make([]ToolCallLocation, 0)
 					for i1 := 0; ; i1++ {
@@ -5873,7 +5982,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 						}
 						var e1 ToolCallLocation
 						if err := e1.DecodeWire(d); err != nil {
-							return wire.At(wire.AtIndex(err, i1), "locations")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "locations"), start, 1); err != nil {
+								return err
+							}
+							s1 = append(s1, e1)
+							continue
 						}
 						s1 = append(s1, e1)
 					}
@@ -5889,7 +6002,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "rawInput")
+					if err := d.Recover(wire.At(err, "rawInput"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RawInput = v0
 			}
@@ -5901,7 +6017,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "rawOutput")
+					if err := d.Recover(wire.At(err, "rawOutput"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RawOutput = v0
 			}
@@ -5913,7 +6032,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -5939,7 +6061,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "toolCallId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -6415,7 +6537,10 @@ func (x *Content) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeContentBlock(d)
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -6427,7 +6552,10 @@ func (x *Content) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -6453,7 +6581,7 @@ func (x *Content) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -6725,14 +6853,21 @@ func (x *TextContent) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "annotations")
+				if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Annotations = wire.Null[Annotations]()
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "annotations")
+					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+						return err
+					}
+					x.Annotations = wire.Some(v)
+					continue
 				}
 				x.Annotations = wire.Some(v)
 			}
@@ -6744,7 +6879,10 @@ func (x *TextContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "text")
+					if err := d.Recover(wire.At(err, "text"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Text = v0
 			}
@@ -6756,7 +6894,10 @@ func (x *TextContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -6782,7 +6923,7 @@ func (x *TextContent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "text")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -6869,7 +7010,10 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "audience")
+				if err := d.Recover(wire.At(err, "audience"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Audience = wire.Null[[]Role]()
@@ -6877,7 +7021,11 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 				var v []Role
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "audience")
+						if err := d.Recover(wire.At(err, "audience"), start, 0); err != nil {
+							return err
+						}
+						x.Audience = wire.Some(v)
+						continue
 					}
 					s1 := make([]Role, 0)
 					for i1 := 0; ; i1++ {
@@ -6890,7 +7038,11 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 						}
 						var e1 Role
 						if err := e1.DecodeWire(d); err != nil {
-							return wire.At(wire.AtIndex(err, i1), "audience")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "audience"), start, 1); err != nil {
+								return err
+							}
+							s1 = append(s1, e1)
+							continue
 						}
 						s1 = append(s1, e1)
 					}
@@ -6905,7 +7057,10 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "lastModified")
+				if err := d.Recover(wire.At(err, "lastModified"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.LastModified = wire.Null[string]()
@@ -6914,7 +7069,11 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "lastModified")
+						if err := d.Recover(wire.At(err, "lastModified"), start, 0); err != nil {
+							return err
+						}
+						x.LastModified = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -6927,7 +7086,10 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "priority")
+				if err := d.Recover(wire.At(err, "priority"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Priority = wire.Null[float64]()
@@ -6936,7 +7098,11 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "priority")
+						if err := d.Recover(wire.At(err, "priority"), start, 0); err != nil {
+							return err
+						}
+						x.Priority = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -6950,7 +7116,10 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -7132,14 +7301,21 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "annotations")
+				if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Annotations = wire.Null[Annotations]()
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "annotations")
+					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+						return err
+					}
+					x.Annotations = wire.Some(v)
+					continue
 				}
 				x.Annotations = wire.Some(v)
 			}
@@ -7151,7 +7327,10 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "data")
+					if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Data = v0
 			}
@@ -7163,7 +7342,10 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "mimeType")
+					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.MIMEType = v0
 			}
@@ -7174,7 +7356,10 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "uri")
+				if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.URI = wire.Null[string]()
@@ -7183,7 +7368,11 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "uri")
+						if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+							return err
+						}
+						x.URI = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -7197,7 +7386,10 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -7226,7 +7418,7 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "mimeType")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -7325,14 +7517,21 @@ func (x *AudioContent) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "annotations")
+				if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Annotations = wire.Null[Annotations]()
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "annotations")
+					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+						return err
+					}
+					x.Annotations = wire.Some(v)
+					continue
 				}
 				x.Annotations = wire.Some(v)
 			}
@@ -7344,7 +7543,10 @@ func (x *AudioContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "data")
+					if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Data = v0
 			}
@@ -7356,7 +7558,10 @@ func (x *AudioContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "mimeType")
+					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.MIMEType = v0
 			}
@@ -7368,7 +7573,10 @@ func (x *AudioContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -7397,7 +7605,7 @@ func (x *AudioContent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "mimeType")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -7488,14 +7696,21 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "annotations")
+				if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Annotations = wire.Null[Annotations]()
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "annotations")
+					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+						return err
+					}
+					x.Annotations = wire.Some(v)
+					continue
 				}
 				x.Annotations = wire.Some(v)
 			}
@@ -7506,7 +7721,10 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -7515,7 +7733,11 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -7528,7 +7750,10 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[string]()
@@ -7537,7 +7762,11 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "mimeType")
+						if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+							return err
+						}
+						x.MIMEType = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -7551,7 +7780,10 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -7562,7 +7794,10 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "size")
+				if err := d.Recover(wire.At(err, "size"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Size = wire.Null[int64]()
@@ -7571,7 +7806,11 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						return wire.At(err, "size")
+						if err := d.Recover(wire.At(err, "size"), start, 0); err != nil {
+							return err
+						}
+						x.Size = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -7584,7 +7823,10 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -7593,7 +7835,11 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -7607,7 +7853,10 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "uri")
+					if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URI = v0
 			}
@@ -7619,7 +7868,10 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -7648,7 +7900,7 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "uri")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -7771,14 +8023,21 @@ func (x *EmbeddedResource) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "annotations")
+				if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Annotations = wire.Null[Annotations]()
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "annotations")
+					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+						return err
+					}
+					x.Annotations = wire.Some(v)
+					continue
 				}
 				x.Annotations = wire.Some(v)
 			}
@@ -7790,7 +8049,10 @@ func (x *EmbeddedResource) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeEmbeddedResourceResource(d)
 				if err != nil {
-					return wire.At(err, "resource")
+					if err := d.Recover(wire.At(err, "resource"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Resource = v0
 			}
@@ -7802,7 +8064,10 @@ func (x *EmbeddedResource) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -7828,7 +8093,7 @@ func (x *EmbeddedResource) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "resource")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -8080,7 +8345,10 @@ func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decode
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[string]()
@@ -8089,7 +8357,11 @@ func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decode
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "mimeType")
+						if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+							return err
+						}
+						x.MIMEType = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -8103,7 +8375,10 @@ func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decode
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "text")
+					if err := d.Recover(wire.At(err, "text"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Text = v0
 			}
@@ -8115,7 +8390,10 @@ func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decode
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "uri")
+					if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URI = v0
 			}
@@ -8127,7 +8405,10 @@ func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decode
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -8156,7 +8437,7 @@ func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decode
 		missing = append(missing, "uri")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -8244,7 +8525,10 @@ func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decode
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "blob")
+					if err := d.Recover(wire.At(err, "blob"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Blob = v0
 			}
@@ -8255,7 +8539,10 @@ func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decode
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[string]()
@@ -8264,7 +8551,11 @@ func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decode
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "mimeType")
+						if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+							return err
+						}
+						x.MIMEType = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -8278,7 +8569,10 @@ func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decode
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "uri")
+					if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URI = v0
 			}
@@ -8290,7 +8584,10 @@ func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decode
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -8319,7 +8616,7 @@ func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decode
 		missing = append(missing, "uri")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -8407,7 +8704,10 @@ func (x *Diff) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "path")
+					if err := d.Recover(wire.At(err, "path"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Path = v0
 			}
@@ -8418,7 +8718,10 @@ func (x *Diff) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "oldText")
+				if err := d.Recover(wire.At(err, "oldText"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.OldText = wire.Null[string]()
@@ -8427,7 +8730,11 @@ func (x *Diff) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "oldText")
+						if err := d.Recover(wire.At(err, "oldText"), start, 0); err != nil {
+							return err
+						}
+						x.OldText = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -8441,7 +8748,10 @@ func (x *Diff) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "newText")
+					if err := d.Recover(wire.At(err, "newText"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.NewText = v0
 			}
@@ -8453,7 +8763,10 @@ func (x *Diff) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -8482,7 +8795,7 @@ func (x *Diff) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "newText")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -8568,7 +8881,10 @@ func (x *Terminal) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
+				if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -8578,7 +8894,10 @@ func (x *Terminal) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -8604,7 +8923,7 @@ func (x *Terminal) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "terminalId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -8720,7 +9039,10 @@ func (x *ToolCallLocation) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "path")
+					if err := d.Recover(wire.At(err, "path"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Path = v0
 			}
@@ -8731,7 +9053,10 @@ func (x *ToolCallLocation) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "line")
+				if err := d.Recover(wire.At(err, "line"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Line = wire.Null[uint32]()
@@ -8740,7 +9065,11 @@ func (x *ToolCallLocation) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "line")
+						if err := d.Recover(wire.At(err, "line"), start, 0); err != nil {
+							return err
+						}
+						x.Line = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -8754,7 +9083,10 @@ func (x *ToolCallLocation) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -8780,7 +9112,7 @@ func (x *ToolCallLocation) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "path")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -8862,7 +9194,10 @@ func (x *PermissionOption) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.OptionID.DecodeWire(d); err != nil {
-				return wire.At(err, "optionId")
+				if err := d.Recover(wire.At(err, "optionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -8872,7 +9207,10 @@ func (x *PermissionOption) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -8882,7 +9220,10 @@ func (x *PermissionOption) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Kind.DecodeWire(d); err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[3] {
@@ -8892,7 +9233,10 @@ func (x *PermissionOption) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -8924,7 +9268,7 @@ func (x *PermissionOption) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "kind")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9102,7 +9446,10 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "command":
 			if seen[1] {
@@ -9112,7 +9459,10 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "command")
+					if err := d.Recover(wire.At(err, "command"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Command = v0
 			}
@@ -9123,7 +9473,13 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "args")
+					if err := d.Recover(wire.At(err, "args"), start, 0); err != nil {
+						return err
+					}
+					if x.Args == nil {
+						x.Args = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -9138,7 +9494,11 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "args")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "args"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -9153,7 +9513,13 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "env")
+					if err := d.Recover(wire.At(err, "env"), start, 0); err != nil {
+						return err
+					}
+					if x.Env == nil {
+						x.Env = []EnvVariable{}
+					}
+					continue
 				}
 				s0 := make([]EnvVariable, 0)
 				for i0 := 0; ; i0++ {
@@ -9166,7 +9532,11 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 EnvVariable
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "env")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "env"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -9179,7 +9549,10 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cwd")
+				if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cwd = wire.Null[string]()
@@ -9188,7 +9561,11 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "cwd")
+						if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+							return err
+						}
+						x.Cwd = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -9201,7 +9578,10 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "outputByteLimit")
+				if err := d.Recover(wire.At(err, "outputByteLimit"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.OutputByteLimit = wire.Null[uint64]()
@@ -9210,7 +9590,11 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "outputByteLimit")
+						if err := d.Recover(wire.At(err, "outputByteLimit"), start, 0); err != nil {
+							return err
+						}
+						x.OutputByteLimit = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -9224,7 +9608,10 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -9253,7 +9640,7 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "command")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9370,7 +9757,10 @@ func (x *EnvVariable) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -9382,7 +9772,10 @@ func (x *EnvVariable) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "value")
+					if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Value = v0
 			}
@@ -9394,7 +9787,10 @@ func (x *EnvVariable) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -9423,7 +9819,7 @@ func (x *EnvVariable) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "value")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9499,7 +9895,10 @@ func (x *TerminalOutputRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "terminalId":
 			if seen[1] {
@@ -9507,7 +9906,10 @@ func (x *TerminalOutputRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
+				if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[2] {
@@ -9517,7 +9919,10 @@ func (x *TerminalOutputRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -9546,7 +9951,7 @@ func (x *TerminalOutputRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "terminalId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9622,7 +10027,10 @@ func (x *ReleaseTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "terminalId":
 			if seen[1] {
@@ -9630,7 +10038,10 @@ func (x *ReleaseTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
+				if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[2] {
@@ -9640,7 +10051,10 @@ func (x *ReleaseTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -9669,7 +10083,7 @@ func (x *ReleaseTerminalRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "terminalId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9745,7 +10159,10 @@ func (x *WaitForTerminalExitRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "terminalId":
 			if seen[1] {
@@ -9753,7 +10170,10 @@ func (x *WaitForTerminalExitRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
+				if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[2] {
@@ -9763,7 +10183,10 @@ func (x *WaitForTerminalExitRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -9792,7 +10215,7 @@ func (x *WaitForTerminalExitRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "terminalId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9868,7 +10291,10 @@ func (x *KillTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "terminalId":
 			if seen[1] {
@@ -9876,7 +10302,10 @@ func (x *KillTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
+				if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[2] {
@@ -9886,7 +10315,10 @@ func (x *KillTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -9915,7 +10347,7 @@ func (x *KillTerminalRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "terminalId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10106,10 +10538,16 @@ func (x *Form) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "mode")
+				if err := d.Recover(wire.At(err, "mode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "form" {
-				return wire.At(wire.ConstError(d.Offset(), "\"form\""), "mode")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"form\""), "mode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "message":
 			if seen[1] {
@@ -10119,7 +10557,10 @@ func (x *Form) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "message")
+					if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Message = v0
 			}
@@ -10131,7 +10572,10 @@ func (x *Form) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -10141,7 +10585,10 @@ func (x *Form) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.RequestedSchema.DecodeWire(d); err != nil {
-				return wire.At(err, "requestedSchema")
+				if err := d.Recover(wire.At(err, "requestedSchema"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -10171,7 +10618,7 @@ func (x *Form) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "requestedSchema")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10270,7 +10717,11 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(ElicitationSchemaType)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "type")
+					if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+						return err
+					}
+					x.Type = v
+					continue
 				}
 				x.Type = v
 			}
@@ -10281,7 +10732,10 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -10290,7 +10744,11 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10303,7 +10761,13 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginObject(); err != nil {
-					return wire.At(err, "properties")
+					if err := d.Recover(wire.At(err, "properties"), start, 0); err != nil {
+						return err
+					}
+					if x.Properties == nil {
+						x.Properties = map[string]ElicitationPropertySchema{}
+					}
+					continue
 				}
 				m0 := make(map[string]ElicitationPropertySchema)
 				for {
@@ -10322,7 +10786,11 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeElicitationPropertySchema(d)
 						if err != nil {
-							return wire.At(wire.At(err, k0), "properties")
+							if err := d.Recover(wire.At(wire.At(err, k0), "properties"), start, 1); err != nil {
+								return err
+							}
+							m0[k0] = e0
+							continue
 						}
 						e0 = v1
 					}
@@ -10337,7 +10805,10 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "required")
+				if err := d.Recover(wire.At(err, "required"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Required = wire.Null[[]string]()
@@ -10345,7 +10816,11 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "required")
+						if err := d.Recover(wire.At(err, "required"), start, 0); err != nil {
+							return err
+						}
+						x.Required = wire.Some(v)
+						continue
 					}
 					s1 := make([]string, 0)
 					for i1 := 0; ; i1++ {
@@ -10360,7 +10835,11 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "required")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "required"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -10377,7 +10856,10 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -10386,7 +10868,11 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10400,7 +10886,10 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -10781,7 +11270,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -10790,7 +11282,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10803,7 +11299,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -10812,7 +11311,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10825,7 +11328,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "minLength")
+				if err := d.Recover(wire.At(err, "minLength"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MinLength = wire.Null[uint32]()
@@ -10834,7 +11340,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "minLength")
+						if err := d.Recover(wire.At(err, "minLength"), start, 0); err != nil {
+							return err
+						}
+						x.MinLength = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10847,7 +11357,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "maxLength")
+				if err := d.Recover(wire.At(err, "maxLength"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MaxLength = wire.Null[uint32]()
@@ -10856,7 +11369,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "maxLength")
+						if err := d.Recover(wire.At(err, "maxLength"), start, 0); err != nil {
+							return err
+						}
+						x.MaxLength = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10869,7 +11386,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "pattern")
+				if err := d.Recover(wire.At(err, "pattern"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Pattern = wire.Null[string]()
@@ -10878,7 +11398,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "pattern")
+						if err := d.Recover(wire.At(err, "pattern"), start, 0); err != nil {
+							return err
+						}
+						x.Pattern = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10891,14 +11415,21 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "format")
+				if err := d.Recover(wire.At(err, "format"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Format = wire.Null[StringFormat]()
 			} else {
 				var v StringFormat
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "format")
+					if err := d.Recover(wire.At(err, "format"), start, 0); err != nil {
+						return err
+					}
+					x.Format = wire.Some(v)
+					continue
 				}
 				x.Format = wire.Some(v)
 			}
@@ -10909,7 +11440,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "default")
+				if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Default = wire.Null[string]()
@@ -10918,7 +11452,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "default")
+						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+							return err
+						}
+						x.Default = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10931,7 +11469,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[7] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "enum")
+				if err := d.Recover(wire.At(err, "enum"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Enum = wire.Null[[]string]()
@@ -10939,7 +11480,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "enum")
+						if err := d.Recover(wire.At(err, "enum"), start, 0); err != nil {
+							return err
+						}
+						x.Enum = wire.Some(v)
+						continue
 					}
 					s1 := make([]string, 0)
 					for i1 := 0; ; i1++ {
@@ -10954,7 +11499,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "enum")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "enum"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -10971,7 +11520,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[8] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "oneOf")
+				if err := d.Recover(wire.At(err, "oneOf"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.OneOf = wire.Null[[]EnumOption]()
@@ -10979,7 +11531,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				var v []EnumOption
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "oneOf")
+						if err := d.Recover(wire.At(err, "oneOf"), start, 0); err != nil {
+							return err
+						}
+						x.OneOf = wire.Some(v)
+						continue
 					}
 					s1 := make([]EnumOption, 0)
 					for i1 := 0; ; i1++ {
@@ -10992,7 +11548,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 						}
 						var e1 EnumOption
 						if err := e1.DecodeWire(d); err != nil {
-							return wire.At(wire.AtIndex(err, i1), "oneOf")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "oneOf"), start, 1); err != nil {
+								return err
+							}
+							s1 = append(s1, e1)
+							continue
 						}
 						s1 = append(s1, e1)
 					}
@@ -11008,7 +11568,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -11249,7 +11812,10 @@ func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "const")
+					if err := d.Recover(wire.At(err, "const"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Const = v0
 			}
@@ -11261,7 +11827,10 @@ func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "title")
+					if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Title = v0
 			}
@@ -11272,7 +11841,10 @@ func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -11281,7 +11853,11 @@ func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11295,7 +11871,10 @@ func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -11324,7 +11903,7 @@ func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "title")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -11411,7 +11990,10 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -11420,7 +12002,11 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11433,7 +12019,10 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -11442,7 +12031,11 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11455,7 +12048,10 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "minimum")
+				if err := d.Recover(wire.At(err, "minimum"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Minimum = wire.Null[float64]()
@@ -11464,7 +12060,11 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "minimum")
+						if err := d.Recover(wire.At(err, "minimum"), start, 0); err != nil {
+							return err
+						}
+						x.Minimum = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11477,7 +12077,10 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "maximum")
+				if err := d.Recover(wire.At(err, "maximum"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Maximum = wire.Null[float64]()
@@ -11486,7 +12089,11 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "maximum")
+						if err := d.Recover(wire.At(err, "maximum"), start, 0); err != nil {
+							return err
+						}
+						x.Maximum = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11499,7 +12106,10 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "default")
+				if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Default = wire.Null[float64]()
@@ -11508,7 +12118,11 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "default")
+						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+							return err
+						}
+						x.Default = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11522,7 +12136,10 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -11657,7 +12274,10 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -11666,7 +12286,11 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11679,7 +12303,10 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -11688,7 +12315,11 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11701,7 +12332,10 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "minimum")
+				if err := d.Recover(wire.At(err, "minimum"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Minimum = wire.Null[int64]()
@@ -11710,7 +12344,11 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						return wire.At(err, "minimum")
+						if err := d.Recover(wire.At(err, "minimum"), start, 0); err != nil {
+							return err
+						}
+						x.Minimum = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11723,7 +12361,10 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "maximum")
+				if err := d.Recover(wire.At(err, "maximum"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Maximum = wire.Null[int64]()
@@ -11732,7 +12373,11 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						return wire.At(err, "maximum")
+						if err := d.Recover(wire.At(err, "maximum"), start, 0); err != nil {
+							return err
+						}
+						x.Maximum = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11745,7 +12390,10 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "default")
+				if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Default = wire.Null[int64]()
@@ -11754,7 +12402,11 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						return wire.At(err, "default")
+						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+							return err
+						}
+						x.Default = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11768,7 +12420,10 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -11903,7 +12558,10 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -11912,7 +12570,11 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11925,7 +12587,10 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -11934,7 +12599,11 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11947,7 +12616,10 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "default")
+				if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Default = wire.Null[bool]()
@@ -11956,7 +12628,11 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "default")
+						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+							return err
+						}
+						x.Default = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11970,7 +12646,10 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -12089,7 +12768,10 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -12098,7 +12780,11 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -12111,7 +12797,10 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -12120,7 +12809,11 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -12133,7 +12826,10 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "minItems")
+				if err := d.Recover(wire.At(err, "minItems"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MinItems = wire.Null[uint64]()
@@ -12142,7 +12838,11 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "minItems")
+						if err := d.Recover(wire.At(err, "minItems"), start, 0); err != nil {
+							return err
+						}
+						x.MinItems = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -12155,7 +12855,10 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "maxItems")
+				if err := d.Recover(wire.At(err, "maxItems"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MaxItems = wire.Null[uint64]()
@@ -12164,7 +12867,11 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "maxItems")
+						if err := d.Recover(wire.At(err, "maxItems"), start, 0); err != nil {
+							return err
+						}
+						x.MaxItems = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -12178,7 +12885,10 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeMultiSelectItems(d)
 				if err != nil {
-					return wire.At(err, "items")
+					if err := d.Recover(wire.At(err, "items"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Items = v0
 			}
@@ -12189,7 +12899,10 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "default")
+				if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Default = wire.Null[[]string]()
@@ -12197,7 +12910,11 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "default")
+						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+							return err
+						}
+						x.Default = wire.Some(v)
+						continue
 					}
 					s1 := make([]string, 0)
 					for i1 := 0; ; i1++ {
@@ -12212,7 +12929,11 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "default")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "default"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -12230,7 +12951,10 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -12256,7 +12980,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "items")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12493,7 +13217,10 @@ func (x *StringMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "enum")
+					if err := d.Recover(wire.At(err, "enum"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -12508,7 +13235,11 @@ func (x *StringMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "enum")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "enum"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -12524,7 +13255,10 @@ func (x *StringMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -12550,7 +13284,7 @@ func (x *StringMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "enum")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12629,7 +13363,10 @@ func (x *TitledMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "anyOf")
+					if err := d.Recover(wire.At(err, "anyOf"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]EnumOption, 0)
 				for i0 := 0; ; i0++ {
@@ -12642,7 +13379,11 @@ func (x *TitledMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 EnumOption
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "anyOf")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "anyOf"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -12656,7 +13397,10 @@ func (x *TitledMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -12682,7 +13426,7 @@ func (x *TitledMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "anyOf")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12965,7 +13709,10 @@ func (x *Session) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "toolCallId":
 			if seen[1] {
@@ -12974,14 +13721,21 @@ func (x *Session) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ToolCallID = wire.Null[ToolCallID]()
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "toolCallId")
+					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+						return err
+					}
+					x.ToolCallID = wire.Some(v)
+					continue
 				}
 				x.ToolCallID = wire.Some(v)
 			}
@@ -13007,7 +13761,7 @@ func (x *Session) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13082,7 +13836,10 @@ func (x *ElicitationFormModeRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "requestId")
+					if err := d.Recover(wire.At(err, "requestId"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RequestID = v0
 			}
@@ -13108,7 +13865,7 @@ func (x *ElicitationFormModeRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "requestId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13181,10 +13938,16 @@ func (x *URL) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "mode")
+				if err := d.Recover(wire.At(err, "mode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "url" {
-				return wire.At(wire.ConstError(d.Offset(), "\"url\""), "mode")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"url\""), "mode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "message":
 			if seen[1] {
@@ -13194,7 +13957,10 @@ func (x *URL) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "message")
+					if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Message = v0
 			}
@@ -13206,7 +13972,10 @@ func (x *URL) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -13216,7 +13985,10 @@ func (x *URL) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.ElicitationID.DecodeWire(d); err != nil {
-				return wire.At(err, "elicitationId")
+				if err := d.Recover(wire.At(err, "elicitationId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "url":
 			if seen[4] {
@@ -13226,7 +13998,10 @@ func (x *URL) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "url")
+					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URL = v0
 			}
@@ -13261,7 +14036,7 @@ func (x *URL) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "url")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13561,7 +14336,10 @@ func (x *ElicitationURLModeSession) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "toolCallId":
 			if seen[1] {
@@ -13570,14 +14348,21 @@ func (x *ElicitationURLModeSession) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ToolCallID = wire.Null[ToolCallID]()
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "toolCallId")
+					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+						return err
+					}
+					x.ToolCallID = wire.Some(v)
+					continue
 				}
 				x.ToolCallID = wire.Some(v)
 			}
@@ -13603,7 +14388,7 @@ func (x *ElicitationURLModeSession) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13678,7 +14463,10 @@ func (x *ElicitationURLModeRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "requestId")
+					if err := d.Recover(wire.At(err, "requestId"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RequestID = v0
 			}
@@ -13704,7 +14492,7 @@ func (x *ElicitationURLModeRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "requestId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -14063,7 +14851,10 @@ func (x *Result) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -14073,7 +14864,10 @@ func (x *Result) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Result.DecodeWire(d); err != nil {
-				return wire.At(err, "result")
+				if err := d.Recover(wire.At(err, "result"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -14100,7 +14894,7 @@ func (x *Result) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "result")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -14547,7 +15341,10 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ProtocolVersion.DecodeWire(d); err != nil {
-				return wire.At(err, "protocolVersion")
+				if err := d.Recover(wire.At(err, "protocolVersion"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "agentCapabilities":
 			if seen[1] {
@@ -14557,7 +15354,11 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(AgentCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "agentCapabilities")
+					if err := d.Recover(wire.At(err, "agentCapabilities"), start, 0); err != nil {
+						return err
+					}
+					x.AgentCapabilities = v
+					continue
 				}
 				x.AgentCapabilities = v
 			}
@@ -14568,7 +15369,13 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "authMethods")
+					if err := d.Recover(wire.At(err, "authMethods"), start, 0); err != nil {
+						return err
+					}
+					if x.AuthMethods == nil {
+						x.AuthMethods = []AuthMethod{}
+					}
+					continue
 				}
 				s0 := make([]AuthMethod, 0)
 				for i0 := 0; ; i0++ {
@@ -14583,7 +15390,11 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeAuthMethod(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "authMethods")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "authMethods"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -14598,14 +15409,21 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "agentInfo")
+				if err := d.Recover(wire.At(err, "agentInfo"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.AgentInfo = wire.Null[Implementation]()
 			} else {
 				var v Implementation
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "agentInfo")
+					if err := d.Recover(wire.At(err, "agentInfo"), start, 0); err != nil {
+						return err
+					}
+					x.AgentInfo = wire.Some(v)
+					continue
 				}
 				x.AgentInfo = wire.Some(v)
 			}
@@ -14617,7 +15435,10 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -14643,7 +15464,7 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "protocolVersion")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -14796,7 +15617,11 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "loadSession")
+						if err := d.Recover(wire.At(err, "loadSession"), start, 0); err != nil {
+							return err
+						}
+						x.LoadSession = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -14810,7 +15635,11 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(PromptCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "promptCapabilities")
+					if err := d.Recover(wire.At(err, "promptCapabilities"), start, 0); err != nil {
+						return err
+					}
+					x.PromptCapabilities = v
+					continue
 				}
 				x.PromptCapabilities = v
 			}
@@ -14822,7 +15651,11 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(MCPCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "mcpCapabilities")
+					if err := d.Recover(wire.At(err, "mcpCapabilities"), start, 0); err != nil {
+						return err
+					}
+					x.MCPCapabilities = v
+					continue
 				}
 				x.MCPCapabilities = v
 			}
@@ -14834,7 +15667,11 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(SessionCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "sessionCapabilities")
+					if err := d.Recover(wire.At(err, "sessionCapabilities"), start, 0); err != nil {
+						return err
+					}
+					x.SessionCapabilities = v
+					continue
 				}
 				x.SessionCapabilities = v
 			}
@@ -14846,7 +15683,11 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(AgentAuthCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "auth")
+					if err := d.Recover(wire.At(err, "auth"), start, 0); err != nil {
+						return err
+					}
+					x.Auth = v
+					continue
 				}
 				x.Auth = v
 			}
@@ -14858,7 +15699,10 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -14990,7 +15834,11 @@ func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "image")
+						if err := d.Recover(wire.At(err, "image"), start, 0); err != nil {
+							return err
+						}
+						x.Image = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -15006,7 +15854,11 @@ func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "audio")
+						if err := d.Recover(wire.At(err, "audio"), start, 0); err != nil {
+							return err
+						}
+						x.Audio = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -15022,7 +15874,11 @@ func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "embeddedContext")
+						if err := d.Recover(wire.At(err, "embeddedContext"), start, 0); err != nil {
+							return err
+						}
+						x.EmbeddedContext = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -15036,7 +15892,10 @@ func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -15144,7 +16003,11 @@ func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "http")
+						if err := d.Recover(wire.At(err, "http"), start, 0); err != nil {
+							return err
+						}
+						x.HTTP = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -15160,7 +16023,11 @@ func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "sse")
+						if err := d.Recover(wire.At(err, "sse"), start, 0); err != nil {
+							return err
+						}
+						x.SSE = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -15174,7 +16041,10 @@ func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -15275,14 +16145,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "list")
+				if err := d.Recover(wire.At(err, "list"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.List = wire.Null[SessionListCapabilities]()
 			} else {
 				var v SessionListCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "list")
+					if err := d.Recover(wire.At(err, "list"), start, 0); err != nil {
+						return err
+					}
+					x.List = wire.Some(v)
+					continue
 				}
 				x.List = wire.Some(v)
 			}
@@ -15293,14 +16170,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "delete")
+				if err := d.Recover(wire.At(err, "delete"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Delete = wire.Null[SessionDeleteCapabilities]()
 			} else {
 				var v SessionDeleteCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "delete")
+					if err := d.Recover(wire.At(err, "delete"), start, 0); err != nil {
+						return err
+					}
+					x.Delete = wire.Some(v)
+					continue
 				}
 				x.Delete = wire.Some(v)
 			}
@@ -15311,14 +16195,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "additionalDirectories")
+				if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.AdditionalDirectories = wire.Null[SessionAdditionalDirectoriesCapabilities]()
 			} else {
 				var v SessionAdditionalDirectoriesCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "additionalDirectories")
+					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						return err
+					}
+					x.AdditionalDirectories = wire.Some(v)
+					continue
 				}
 				x.AdditionalDirectories = wire.Some(v)
 			}
@@ -15329,14 +16220,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "resume")
+				if err := d.Recover(wire.At(err, "resume"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Resume = wire.Null[SessionResumeCapabilities]()
 			} else {
 				var v SessionResumeCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "resume")
+					if err := d.Recover(wire.At(err, "resume"), start, 0); err != nil {
+						return err
+					}
+					x.Resume = wire.Some(v)
+					continue
 				}
 				x.Resume = wire.Some(v)
 			}
@@ -15347,14 +16245,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "close")
+				if err := d.Recover(wire.At(err, "close"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Close = wire.Null[SessionCloseCapabilities]()
 			} else {
 				var v SessionCloseCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "close")
+					if err := d.Recover(wire.At(err, "close"), start, 0); err != nil {
+						return err
+					}
+					x.Close = wire.Some(v)
+					continue
 				}
 				x.Close = wire.Some(v)
 			}
@@ -15366,7 +16271,10 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -15520,7 +16428,10 @@ func (x *SessionListCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -15614,7 +16525,10 @@ func (x *SessionDeleteCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -15708,7 +16622,10 @@ func (x *SessionAdditionalDirectoriesCapabilities) DecodeWire(d *wire.Decoder) e
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -15802,7 +16719,10 @@ func (x *SessionResumeCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -15896,7 +16816,10 @@ func (x *SessionCloseCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -15989,14 +16912,21 @@ func (x *AgentAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "logout")
+				if err := d.Recover(wire.At(err, "logout"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Logout = wire.Null[LogoutCapabilities]()
 			} else {
 				var v LogoutCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "logout")
+					if err := d.Recover(wire.At(err, "logout"), start, 0); err != nil {
+						return err
+					}
+					x.Logout = wire.Some(v)
+					continue
 				}
 				x.Logout = wire.Some(v)
 			}
@@ -16008,7 +16938,10 @@ func (x *AgentAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -16114,7 +17047,10 @@ func (x *LogoutCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -16322,7 +17258,10 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
+				if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -16332,7 +17271,10 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -16343,7 +17285,10 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -16352,7 +17297,11 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -16365,7 +17314,13 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "args")
+					if err := d.Recover(wire.At(err, "args"), start, 0); err != nil {
+						return err
+					}
+					if x.Args == nil {
+						x.Args = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -16380,7 +17335,11 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "args")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "args"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -16395,7 +17354,13 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			{
 				if err := d.BeginObject(); err != nil {
-					return wire.At(err, "env")
+					if err := d.Recover(wire.At(err, "env"), start, 0); err != nil {
+						return err
+					}
+					if x.Env == nil {
+						x.Env = map[string]string{}
+					}
+					continue
 				}
 				m0 := make(map[string]string)
 				for {
@@ -16414,7 +17379,11 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.At(err, k0), "env")
+							if err := d.Recover(wire.At(wire.At(err, k0), "env"), start, 1); err != nil {
+								return err
+							}
+							m0[k0] = e0
+							continue
 						}
 						e0 = v1
 					}
@@ -16430,7 +17399,10 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -16459,7 +17431,7 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "name")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16601,7 +17573,10 @@ func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
+				if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -16611,7 +17586,10 @@ func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -16622,7 +17600,10 @@ func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -16631,7 +17612,11 @@ func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -16645,7 +17630,10 @@ func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -16674,7 +17662,7 @@ func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "name")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16799,7 +17787,10 @@ func (x *Implementation) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -16810,7 +17801,10 @@ func (x *Implementation) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -16819,7 +17813,11 @@ func (x *Implementation) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -16833,7 +17831,10 @@ func (x *Implementation) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "version")
+					if err := d.Recover(wire.At(err, "version"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Version = v0
 			}
@@ -16845,7 +17846,10 @@ func (x *Implementation) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -16874,7 +17878,7 @@ func (x *Implementation) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "version")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16960,7 +17964,10 @@ func (x *AuthenticateResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -17054,7 +18061,10 @@ func (x *LogoutResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -17146,7 +18156,10 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "modes":
 			if seen[1] {
@@ -17155,14 +18168,21 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "modes")
+				if err := d.Recover(wire.At(err, "modes"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Modes = wire.Null[SessionModeState]()
 			} else {
 				var v SessionModeState
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "modes")
+					if err := d.Recover(wire.At(err, "modes"), start, 0); err != nil {
+						return err
+					}
+					x.Modes = wire.Some(v)
+					continue
 				}
 				x.Modes = wire.Some(v)
 			}
@@ -17173,7 +18193,10 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "configOptions")
+				if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ConfigOptions = wire.Null[[]SessionConfigOption]()
@@ -17181,7 +18204,11 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 				var v []SessionConfigOption
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "configOptions")
+						if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+							return err
+						}
+						x.ConfigOptions = wire.Some(v)
+						continue
 					}
 					s1 := make([]SessionConfigOption, 0)
 					for i1 := 0; ; i1++ {
@@ -17196,7 +18223,11 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeSessionConfigOption(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "configOptions")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "configOptions"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -17214,7 +18245,10 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -17240,7 +18274,7 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -17345,7 +18379,10 @@ func (x *SessionModeState) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.CurrentModeID.DecodeWire(d); err != nil {
-				return wire.At(err, "currentModeId")
+				if err := d.Recover(wire.At(err, "currentModeId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "availableModes":
 			if seen[1] {
@@ -17354,7 +18391,10 @@ func (x *SessionModeState) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "availableModes")
+					if err := d.Recover(wire.At(err, "availableModes"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]SessionMode, 0)
 				for i0 := 0; ; i0++ {
@@ -17367,7 +18407,11 @@ func (x *SessionModeState) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 SessionMode
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "availableModes")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "availableModes"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -17381,7 +18425,10 @@ func (x *SessionModeState) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -17410,7 +18457,7 @@ func (x *SessionModeState) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "availableModes")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -17537,7 +18584,10 @@ func (x *SessionMode) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
+				if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -17547,7 +18597,10 @@ func (x *SessionMode) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -17558,7 +18611,10 @@ func (x *SessionMode) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -17567,7 +18623,11 @@ func (x *SessionMode) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -17581,7 +18641,10 @@ func (x *SessionMode) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -17610,7 +18673,7 @@ func (x *SessionMode) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "name")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -17813,10 +18876,16 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "select" {
-				return wire.At(wire.ConstError(d.Offset(), "\"select\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"select\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "id":
 			if seen[1] {
@@ -17824,7 +18893,10 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
+				if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[2] {
@@ -17834,7 +18906,10 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -17845,7 +18920,10 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -17854,7 +18932,11 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -17867,14 +18949,21 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "category")
+				if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Category = wire.Null[SessionConfigOptionCategory]()
 			} else {
 				var v SessionConfigOptionCategory
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "category")
+					if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+						return err
+					}
+					x.Category = wire.Some(v)
+					continue
 				}
 				x.Category = wire.Some(v)
 			}
@@ -17886,7 +18975,10 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -17896,7 +18988,10 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[6] = true
 			if err := x.CurrentValue.DecodeWire(d); err != nil {
-				return wire.At(err, "currentValue")
+				if err := d.Recover(wire.At(err, "currentValue"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "options":
 			if seen[7] {
@@ -17906,7 +19001,10 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeSessionConfigSelectOptions(d)
 				if err != nil {
-					return wire.At(err, "options")
+					if err := d.Recover(wire.At(err, "options"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Options = v0
 			}
@@ -17944,7 +19042,7 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "options")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -18264,7 +19362,10 @@ func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Value.DecodeWire(d); err != nil {
-				return wire.At(err, "value")
+				if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -18274,7 +19375,10 @@ func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -18285,7 +19389,10 @@ func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -18294,7 +19401,11 @@ func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -18308,7 +19419,10 @@ func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -18337,7 +19451,7 @@ func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "name")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -18402,6 +19516,7 @@ func (SessionConfigSelectOptionsUngrouped) isSessionConfigSelectOptions() {}
 // DecodeWire decodes the value from d.
 func (x *SessionConfigSelectOptionsUngrouped) DecodeWire(d *wire.Decoder) error {
 	var v []SessionConfigSelectOption
+	start := d.Offset()
 	{
 		if err := d.BeginArray(); err != nil {
 			return err
@@ -18417,7 +19532,11 @@ func (x *SessionConfigSelectOptionsUngrouped) DecodeWire(d *wire.Decoder) error 
 			}
 			var e1 SessionConfigSelectOption
 			if err := e1.DecodeWire(d); err != nil {
-				return wire.AtIndex(err, i1)
+				if err := d.Recover(wire.AtIndex(err, i1), start, 0); err != nil {
+					return err
+				}
+				s1 = append(s1, e1)
+				continue
 			}
 			s1 = append(s1, e1)
 		}
@@ -18487,7 +19606,10 @@ func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Group.DecodeWire(d); err != nil {
-				return wire.At(err, "group")
+				if err := d.Recover(wire.At(err, "group"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -18497,7 +19619,10 @@ func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -18508,7 +19633,10 @@ func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "options")
+					if err := d.Recover(wire.At(err, "options"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]SessionConfigSelectOption, 0)
 				for i0 := 0; ; i0++ {
@@ -18521,7 +19649,11 @@ func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 SessionConfigSelectOption
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "options")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "options"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -18535,7 +19667,10 @@ func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -18567,7 +19702,7 @@ func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "options")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -18677,6 +19812,7 @@ func (SessionConfigSelectOptionsGrouped) isSessionConfigSelectOptions() {}
 // DecodeWire decodes the value from d.
 func (x *SessionConfigSelectOptionsGrouped) DecodeWire(d *wire.Decoder) error {
 	var v []SessionConfigSelectGroup
+	start := d.Offset()
 	{
 		if err := d.BeginArray(); err != nil {
 			return err
@@ -18692,7 +19828,11 @@ func (x *SessionConfigSelectOptionsGrouped) DecodeWire(d *wire.Decoder) error {
 			}
 			var e1 SessionConfigSelectGroup
 			if err := e1.DecodeWire(d); err != nil {
-				return wire.AtIndex(err, i1)
+				if err := d.Recover(wire.AtIndex(err, i1), start, 0); err != nil {
+					return err
+				}
+				s1 = append(s1, e1)
+				continue
 			}
 			s1 = append(s1, e1)
 		}
@@ -18765,10 +19905,16 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "boolean" {
-				return wire.At(wire.ConstError(d.Offset(), "\"boolean\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"boolean\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "id":
 			if seen[1] {
@@ -18776,7 +19922,10 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
+				if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[2] {
@@ -18786,7 +19935,10 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -18797,7 +19949,10 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -18806,7 +19961,11 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -18819,14 +19978,21 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "category")
+				if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Category = wire.Null[SessionConfigOptionCategory]()
 			} else {
 				var v SessionConfigOptionCategory
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "category")
+					if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+						return err
+					}
+					x.Category = wire.Some(v)
+					continue
 				}
 				x.Category = wire.Some(v)
 			}
@@ -18838,7 +20004,10 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -18850,7 +20019,10 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Bool()
 				if err != nil {
-					return wire.At(err, "currentValue")
+					if err := d.Recover(wire.At(err, "currentValue"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.CurrentValue = v0
 			}
@@ -18885,7 +20057,7 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "currentValue")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -18986,14 +20158,21 @@ func (x *LoadSessionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "modes")
+				if err := d.Recover(wire.At(err, "modes"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Modes = wire.Null[SessionModeState]()
 			} else {
 				var v SessionModeState
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "modes")
+					if err := d.Recover(wire.At(err, "modes"), start, 0); err != nil {
+						return err
+					}
+					x.Modes = wire.Some(v)
+					continue
 				}
 				x.Modes = wire.Some(v)
 			}
@@ -19004,7 +20183,10 @@ func (x *LoadSessionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "configOptions")
+				if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ConfigOptions = wire.Null[[]SessionConfigOption]()
@@ -19012,7 +20194,11 @@ func (x *LoadSessionResponse) DecodeWire(d *wire.Decoder) error {
 				var v []SessionConfigOption
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "configOptions")
+						if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+							return err
+						}
+						x.ConfigOptions = wire.Some(v)
+						continue
 					}
 					s1 := make([]SessionConfigOption, 0)
 					for i1 := 0; ; i1++ {
@@ -19027,7 +20213,11 @@ func (x *LoadSessionResponse) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeSessionConfigOption(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "configOptions")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "configOptions"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -19045,7 +20235,10 @@ func (x *LoadSessionResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -19169,7 +20362,10 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "sessions")
+					if err := d.Recover(wire.At(err, "sessions"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]SessionInfo, 0)
 				for i0 := 0; ; i0++ {
@@ -19182,7 +20378,11 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 SessionInfo
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "sessions")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "sessions"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -19195,7 +20395,10 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "nextCursor")
+				if err := d.Recover(wire.At(err, "nextCursor"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.NextCursor = wire.Null[string]()
@@ -19204,7 +20407,11 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "nextCursor")
+						if err := d.Recover(wire.At(err, "nextCursor"), start, 0); err != nil {
+							return err
+						}
+						x.NextCursor = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -19218,7 +20425,10 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -19244,7 +20454,7 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessions")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -19337,7 +20547,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "cwd":
 			if seen[1] {
@@ -19347,7 +20560,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "cwd")
+					if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Cwd = v0
 			}
@@ -19358,7 +20574,13 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "additionalDirectories")
+					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						return err
+					}
+					if x.AdditionalDirectories == nil {
+						x.AdditionalDirectories = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -19373,7 +20595,11 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "additionalDirectories"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -19388,7 +20614,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -19397,7 +20626,11 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -19410,7 +20643,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "updatedAt")
+				if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.UpdatedAt = wire.Null[string]()
@@ -19419,7 +20655,11 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "updatedAt")
+						if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+							return err
+						}
+						x.UpdatedAt = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -19433,7 +20673,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -19462,7 +20705,7 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "cwd")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -19564,7 +20807,10 @@ func (x *DeleteSessionResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -19657,14 +20903,21 @@ func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "modes")
+				if err := d.Recover(wire.At(err, "modes"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Modes = wire.Null[SessionModeState]()
 			} else {
 				var v SessionModeState
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "modes")
+					if err := d.Recover(wire.At(err, "modes"), start, 0); err != nil {
+						return err
+					}
+					x.Modes = wire.Some(v)
+					continue
 				}
 				x.Modes = wire.Some(v)
 			}
@@ -19675,7 +20928,10 @@ func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "configOptions")
+				if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ConfigOptions = wire.Null[[]SessionConfigOption]()
@@ -19683,7 +20939,11 @@ func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
 				var v []SessionConfigOption
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "configOptions")
+						if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+							return err
+						}
+						x.ConfigOptions = wire.Some(v)
+						continue
 					}
 					s1 := make([]SessionConfigOption, 0)
 					for i1 := 0; ; i1++ {
@@ -19698,7 +20958,11 @@ func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeSessionConfigOption(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "configOptions")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "configOptions"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -19716,7 +20980,10 @@ func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -19841,7 +21108,10 @@ func (x *CloseSessionResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -19935,7 +21205,10 @@ func (x *SetSessionModeResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -20028,7 +21301,10 @@ func (x *SetSessionConfigOptionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "configOptions")
+					if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]SessionConfigOption, 0)
 				for i0 := 0; ; i0++ {
@@ -20043,7 +21319,11 @@ func (x *SetSessionConfigOptionResponse) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeSessionConfigOption(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "configOptions")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "configOptions"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -20059,7 +21339,10 @@ func (x *SetSessionConfigOptionResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -20085,7 +21368,7 @@ func (x *SetSessionConfigOptionResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "configOptions")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -20170,7 +21453,10 @@ func (x *PromptResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.StopReason.DecodeWire(d); err != nil {
-				return wire.At(err, "stopReason")
+				if err := d.Recover(wire.At(err, "stopReason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -20180,7 +21466,10 @@ func (x *PromptResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -20206,7 +21495,7 @@ func (x *PromptResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "stopReason")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -20395,7 +21684,10 @@ func (x *AgentResponseError) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -20405,7 +21697,10 @@ func (x *AgentResponseError) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Error.DecodeWire(d); err != nil {
-				return wire.At(err, "error")
+				if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -20432,7 +21727,7 @@ func (x *AgentResponseError) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "error")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -20508,7 +21803,10 @@ func (x *Error) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Code.DecodeWire(d); err != nil {
-				return wire.At(err, "code")
+				if err := d.Recover(wire.At(err, "code"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "message":
 			if seen[1] {
@@ -20518,7 +21816,10 @@ func (x *Error) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "message")
+					if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Message = v0
 			}
@@ -20530,7 +21831,10 @@ func (x *Error) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "data")
+					if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Data = v0
 			}
@@ -20559,7 +21863,7 @@ func (x *Error) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "message")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -20702,7 +22006,10 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -20713,7 +22020,10 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "params")
+				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Params = wire.Null[AgentNotificationParams]()
@@ -20722,7 +22032,11 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeAgentNotificationParams(d)
 					if err != nil {
-						return wire.At(err, "params")
+						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+							return err
+						}
+						x.Params = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -20750,7 +22064,7 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -21022,7 +22336,10 @@ func (x *AgentNotificationParamsSessionNotification) DecodeWire(d *wire.Decoder)
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "update":
 			if seen[1] {
@@ -21032,7 +22349,10 @@ func (x *AgentNotificationParamsSessionNotification) DecodeWire(d *wire.Decoder)
 			{
 				v0, err := DecodeSessionUpdate(d)
 				if err != nil {
-					return wire.At(err, "update")
+					if err := d.Recover(wire.At(err, "update"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Update = v0
 			}
@@ -21044,7 +22364,10 @@ func (x *AgentNotificationParamsSessionNotification) DecodeWire(d *wire.Decoder)
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -21073,7 +22396,7 @@ func (x *AgentNotificationParamsSessionNotification) DecodeWire(d *wire.Decoder)
 		missing = append(missing, "update")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -21520,7 +22843,10 @@ func (x *ContentChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeContentBlock(d)
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -21531,14 +22857,21 @@ func (x *ContentChunk) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "messageId")
+				if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MessageID = wire.Null[MessageID]()
 			} else {
 				var v MessageID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "messageId")
+					if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+						return err
+					}
+					x.MessageID = wire.Some(v)
+					continue
 				}
 				x.MessageID = wire.Some(v)
 			}
@@ -21550,7 +22883,10 @@ func (x *ContentChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -21576,7 +22912,7 @@ func (x *ContentChunk) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -21859,7 +23195,10 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ToolCallID.DecodeWire(d); err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "title":
 			if seen[1] {
@@ -21869,7 +23208,10 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "title")
+					if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Title = v0
 			}
@@ -21880,7 +23222,10 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "name")
+				if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Name = wire.Null[string]()
@@ -21889,7 +23234,11 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "name")
+						if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+							return err
+						}
+						x.Name = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -21903,7 +23252,11 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(ToolKind)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "kind")
+					if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+						return err
+					}
+					x.Kind = v
+					continue
 				}
 				x.Kind = v
 			}
@@ -21915,7 +23268,11 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(ToolCallStatus)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "status")
+					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+						return err
+					}
+					x.Status = v
+					continue
 				}
 				x.Status = v
 			}
@@ -21926,7 +23283,13 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					if x.Content == nil {
+						x.Content = []ToolCallContent{}
+					}
+					continue
 				}
 				s0 := make([]ToolCallContent, 0)
 				for i0 := 0; ; i0++ {
@@ -21941,7 +23304,11 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeToolCallContent(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "content")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "content"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -21956,7 +23323,13 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "locations")
+					if err := d.Recover(wire.At(err, "locations"), start, 0); err != nil {
+						return err
+					}
+					if x.Locations == nil {
+						x.Locations = []ToolCallLocation{}
+					}
+					continue
 				}
 				s0 := make([]ToolCallLocation, 0)
 				for i0 := 0; ; i0++ {
@@ -21969,7 +23342,11 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 ToolCallLocation
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "locations")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "locations"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -21983,7 +23360,10 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "rawInput")
+					if err := d.Recover(wire.At(err, "rawInput"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RawInput = v0
 			}
@@ -21995,7 +23375,10 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "rawOutput")
+					if err := d.Recover(wire.At(err, "rawOutput"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RawOutput = v0
 			}
@@ -22007,7 +23390,10 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -22036,7 +23422,7 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "title")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -22177,7 +23563,10 @@ func (x *Plan) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "entries")
+					if err := d.Recover(wire.At(err, "entries"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]PlanEntry, 0)
 				for i0 := 0; ; i0++ {
@@ -22190,7 +23579,11 @@ func (x *Plan) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 PlanEntry
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "entries")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "entries"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -22204,7 +23597,10 @@ func (x *Plan) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -22230,7 +23626,7 @@ func (x *Plan) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "entries")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -22317,7 +23713,10 @@ func (x *PlanEntry) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -22327,7 +23726,10 @@ func (x *PlanEntry) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Priority.DecodeWire(d); err != nil {
-				return wire.At(err, "priority")
+				if err := d.Recover(wire.At(err, "priority"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "status":
 			if seen[2] {
@@ -22335,7 +23737,10 @@ func (x *PlanEntry) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Status.DecodeWire(d); err != nil {
-				return wire.At(err, "status")
+				if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[3] {
@@ -22345,7 +23750,10 @@ func (x *PlanEntry) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -22377,7 +23785,7 @@ func (x *PlanEntry) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "status")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -22574,7 +23982,10 @@ func (x *AvailableCommandsUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "availableCommands")
+					if err := d.Recover(wire.At(err, "availableCommands"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]AvailableCommand, 0)
 				for i0 := 0; ; i0++ {
@@ -22587,7 +23998,11 @@ func (x *AvailableCommandsUpdate) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 AvailableCommand
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "availableCommands")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "availableCommands"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -22601,7 +24016,10 @@ func (x *AvailableCommandsUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -22627,7 +24045,7 @@ func (x *AvailableCommandsUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "availableCommands")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -22714,7 +24132,10 @@ func (x *AvailableCommand) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -22726,7 +24147,10 @@ func (x *AvailableCommand) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "description")
+					if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Description = v0
 			}
@@ -22737,14 +24161,21 @@ func (x *AvailableCommand) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "input")
+				if err := d.Recover(wire.At(err, "input"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Input = wire.Null[AvailableCommandInput]()
 			} else {
 				var v AvailableCommandInput
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "input")
+					if err := d.Recover(wire.At(err, "input"), start, 0); err != nil {
+						return err
+					}
+					x.Input = wire.Some(v)
+					continue
 				}
 				x.Input = wire.Some(v)
 			}
@@ -22756,7 +24187,10 @@ func (x *AvailableCommand) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -22785,7 +24219,7 @@ func (x *AvailableCommand) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "description")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -22875,7 +24309,10 @@ func (x *UnstructuredCommandInput) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "hint")
+					if err := d.Recover(wire.At(err, "hint"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Hint = v0
 			}
@@ -22887,7 +24324,10 @@ func (x *UnstructuredCommandInput) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -22913,7 +24353,7 @@ func (x *UnstructuredCommandInput) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "hint")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -22989,7 +24429,10 @@ func (x *CurrentModeUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.CurrentModeID.DecodeWire(d); err != nil {
-				return wire.At(err, "currentModeId")
+				if err := d.Recover(wire.At(err, "currentModeId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -22999,7 +24442,10 @@ func (x *CurrentModeUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -23025,7 +24471,7 @@ func (x *CurrentModeUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "currentModeId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -23102,7 +24548,10 @@ func (x *ConfigOptionUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "configOptions")
+					if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]SessionConfigOption, 0)
 				for i0 := 0; ; i0++ {
@@ -23117,7 +24566,11 @@ func (x *ConfigOptionUpdate) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeSessionConfigOption(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "configOptions")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "configOptions"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -23133,7 +24586,10 @@ func (x *ConfigOptionUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -23159,7 +24615,7 @@ func (x *ConfigOptionUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "configOptions")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -23247,7 +24703,10 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -23256,7 +24715,11 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -23269,7 +24732,10 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "updatedAt")
+				if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.UpdatedAt = wire.Null[string]()
@@ -23278,7 +24744,11 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "updatedAt")
+						if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+							return err
+						}
+						x.UpdatedAt = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -23292,7 +24762,10 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -23404,7 +24877,10 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "used")
+					if err := d.Recover(wire.At(err, "used"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Used = v0
 			}
@@ -23416,7 +24892,10 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "size")
+					if err := d.Recover(wire.At(err, "size"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Size = v0
 			}
@@ -23427,14 +24906,21 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cost")
+				if err := d.Recover(wire.At(err, "cost"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cost = wire.Null[Cost]()
 			} else {
 				var v Cost
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "cost")
+					if err := d.Recover(wire.At(err, "cost"), start, 0); err != nil {
+						return err
+					}
+					x.Cost = wire.Some(v)
+					continue
 				}
 				x.Cost = wire.Some(v)
 			}
@@ -23446,7 +24932,10 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -23475,7 +24964,7 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "size")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -23565,7 +25054,10 @@ func (x *Cost) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Float64()
 				if err != nil {
-					return wire.At(err, "amount")
+					if err := d.Recover(wire.At(err, "amount"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Amount = v0
 			}
@@ -23577,7 +25069,10 @@ func (x *Cost) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "currency")
+					if err := d.Recover(wire.At(err, "currency"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Currency = v0
 			}
@@ -23589,7 +25084,10 @@ func (x *Cost) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -23618,7 +25116,7 @@ func (x *Cost) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "currency")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -23696,7 +25194,10 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Severity.DecodeWire(d); err != nil {
-				return wire.At(err, "severity")
+				if err := d.Recover(wire.At(err, "severity"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "title":
 			if seen[1] {
@@ -23706,7 +25207,10 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "title")
+					if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Title = v0
 			}
@@ -23717,7 +25221,10 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -23726,7 +25233,11 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -23740,7 +25251,10 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -23769,7 +25283,7 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "title")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -23915,7 +25429,10 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.CompactionID.DecodeWire(d); err != nil {
-				return wire.At(err, "compactionId")
+				if err := d.Recover(wire.At(err, "compactionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "status":
 			if seen[1] {
@@ -23923,7 +25440,10 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Status.DecodeWire(d); err != nil {
-				return wire.At(err, "status")
+				if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "summary":
 			if seen[2] {
@@ -23932,7 +25452,10 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "summary")
+				if err := d.Recover(wire.At(err, "summary"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Summary = wire.Null[[]ContentBlock]()
@@ -23940,7 +25463,11 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "summary")
+						if err := d.Recover(wire.At(err, "summary"), start, 0); err != nil {
+							return err
+						}
+						x.Summary = wire.Some(v)
+						continue
 					}
 					s1 := make([]ContentBlock, 0)
 					for i1 := 0; ; i1++ {
@@ -23955,7 +25482,11 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeContentBlock(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "summary")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "summary"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -23972,7 +25503,10 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "error")
+				if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Error = wire.Null[string]()
@@ -23981,7 +25515,11 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "error")
+						if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+							return err
+						}
+						x.Error = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -23995,7 +25533,10 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -24024,7 +25565,7 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "status")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -24225,7 +25766,10 @@ func (x *CompactionSummaryChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.CompactionID.DecodeWire(d); err != nil {
-				return wire.At(err, "compactionId")
+				if err := d.Recover(wire.At(err, "compactionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[1] {
@@ -24235,7 +25779,10 @@ func (x *CompactionSummaryChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeContentBlock(d)
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -24247,7 +25794,10 @@ func (x *CompactionSummaryChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -24276,7 +25826,7 @@ func (x *CompactionSummaryChunk) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -24360,7 +25910,10 @@ func (x *AgentNotificationParamsCompleteElicitationNotification) DecodeWire(d *w
 			}
 			seen[0] = true
 			if err := x.ElicitationID.DecodeWire(d); err != nil {
-				return wire.At(err, "elicitationId")
+				if err := d.Recover(wire.At(err, "elicitationId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -24370,7 +25923,10 @@ func (x *AgentNotificationParamsCompleteElicitationNotification) DecodeWire(d *w
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -24396,7 +25952,7 @@ func (x *AgentNotificationParamsCompleteElicitationNotification) DecodeWire(d *w
 		missing = append(missing, "elicitationId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -24740,7 +26296,10 @@ func (x *AgentClientProtocolClientRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -24752,7 +26311,10 @@ func (x *AgentClientProtocolClientRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -24762,7 +26324,10 @@ func (x *AgentClientProtocolClientRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Params.DecodeWire(d); err != nil {
-				return wire.At(err, "params")
+				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -24789,7 +26354,7 @@ func (x *AgentClientProtocolClientRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -25244,7 +26809,10 @@ func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ProtocolVersion.DecodeWire(d); err != nil {
-				return wire.At(err, "protocolVersion")
+				if err := d.Recover(wire.At(err, "protocolVersion"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "clientCapabilities":
 			if seen[1] {
@@ -25254,7 +26822,11 @@ func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(ClientCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "clientCapabilities")
+					if err := d.Recover(wire.At(err, "clientCapabilities"), start, 0); err != nil {
+						return err
+					}
+					x.ClientCapabilities = v
+					continue
 				}
 				x.ClientCapabilities = v
 			}
@@ -25265,14 +26837,21 @@ func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "clientInfo")
+				if err := d.Recover(wire.At(err, "clientInfo"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ClientInfo = wire.Null[Implementation]()
 			} else {
 				var v Implementation
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "clientInfo")
+					if err := d.Recover(wire.At(err, "clientInfo"), start, 0); err != nil {
+						return err
+					}
+					x.ClientInfo = wire.Some(v)
+					continue
 				}
 				x.ClientInfo = wire.Some(v)
 			}
@@ -25284,7 +26863,10 @@ func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -25310,7 +26892,7 @@ func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "protocolVersion")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -25406,7 +26988,11 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(FileSystemCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "fs")
+					if err := d.Recover(wire.At(err, "fs"), start, 0); err != nil {
+						return err
+					}
+					x.Fs = v
+					continue
 				}
 				x.Fs = v
 			}
@@ -25420,7 +27006,11 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "terminal")
+						if err := d.Recover(wire.At(err, "terminal"), start, 0); err != nil {
+							return err
+						}
+						x.Terminal = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -25433,14 +27023,21 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "session")
+				if err := d.Recover(wire.At(err, "session"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Session = wire.Null[ClientSessionCapabilities]()
 			} else {
 				var v ClientSessionCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "session")
+					if err := d.Recover(wire.At(err, "session"), start, 0); err != nil {
+						return err
+					}
+					x.Session = wire.Some(v)
+					continue
 				}
 				x.Session = wire.Some(v)
 			}
@@ -25452,7 +27049,11 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(AuthCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "auth")
+					if err := d.Recover(wire.At(err, "auth"), start, 0); err != nil {
+						return err
+					}
+					x.Auth = v
+					continue
 				}
 				x.Auth = v
 			}
@@ -25463,14 +27064,21 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "elicitation")
+				if err := d.Recover(wire.At(err, "elicitation"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Elicitation = wire.Null[ElicitationCapabilities]()
 			} else {
 				var v ElicitationCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "elicitation")
+					if err := d.Recover(wire.At(err, "elicitation"), start, 0); err != nil {
+						return err
+					}
+					x.Elicitation = wire.Some(v)
+					continue
 				}
 				x.Elicitation = wire.Some(v)
 			}
@@ -25482,7 +27090,10 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -25622,7 +27233,11 @@ func (x *FileSystemCapabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "readTextFile")
+						if err := d.Recover(wire.At(err, "readTextFile"), start, 0); err != nil {
+							return err
+						}
+						x.ReadTextFile = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -25638,7 +27253,11 @@ func (x *FileSystemCapabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "writeTextFile")
+						if err := d.Recover(wire.At(err, "writeTextFile"), start, 0); err != nil {
+							return err
+						}
+						x.WriteTextFile = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -25652,7 +27271,10 @@ func (x *FileSystemCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -25752,7 +27374,10 @@ func (x *ClientSessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Compaction.DecodeWire(d); err != nil {
-				return wire.At(err, "compaction")
+				if err := d.Recover(wire.At(err, "compaction"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "configOptions":
 			if seen[1] {
@@ -25761,14 +27386,21 @@ func (x *ClientSessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "configOptions")
+				if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ConfigOptions = wire.Null[SessionConfigOptionsCapabilities]()
 			} else {
 				var v SessionConfigOptionsCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "configOptions")
+					if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+						return err
+					}
+					x.ConfigOptions = wire.Some(v)
+					continue
 				}
 				x.ConfigOptions = wire.Some(v)
 			}
@@ -25778,7 +27410,10 @@ func (x *ClientSessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Notices.DecodeWire(d); err != nil {
-				return wire.At(err, "notices")
+				if err := d.Recover(wire.At(err, "notices"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[3] {
@@ -25788,7 +27423,10 @@ func (x *ClientSessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -25954,14 +27592,21 @@ func (x *SessionConfigOptionsCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "boolean")
+				if err := d.Recover(wire.At(err, "boolean"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Boolean = wire.Null[BooleanConfigOptionCapabilities]()
 			} else {
 				var v BooleanConfigOptionCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "boolean")
+					if err := d.Recover(wire.At(err, "boolean"), start, 0); err != nil {
+						return err
+					}
+					x.Boolean = wire.Some(v)
+					continue
 				}
 				x.Boolean = wire.Some(v)
 			}
@@ -25973,7 +27618,10 @@ func (x *SessionConfigOptionsCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -26079,7 +27727,10 @@ func (x *BooleanConfigOptionCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -26220,7 +27871,11 @@ func (x *AuthCapabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "terminal")
+						if err := d.Recover(wire.At(err, "terminal"), start, 0); err != nil {
+							return err
+						}
+						x.Terminal = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -26234,7 +27889,10 @@ func (x *AuthCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -26331,14 +27989,21 @@ func (x *ElicitationCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "form")
+				if err := d.Recover(wire.At(err, "form"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Form = wire.Null[ElicitationFormCapabilities]()
 			} else {
 				var v ElicitationFormCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "form")
+					if err := d.Recover(wire.At(err, "form"), start, 0); err != nil {
+						return err
+					}
+					x.Form = wire.Some(v)
+					continue
 				}
 				x.Form = wire.Some(v)
 			}
@@ -26349,14 +28014,21 @@ func (x *ElicitationCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "url")
+				if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.URL = wire.Null[ElicitationURLCapabilities]()
 			} else {
 				var v ElicitationURLCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "url")
+					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+						return err
+					}
+					x.URL = wire.Some(v)
+					continue
 				}
 				x.URL = wire.Some(v)
 			}
@@ -26368,7 +28040,10 @@ func (x *ElicitationCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -26486,7 +28161,10 @@ func (x *ElicitationFormCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -26580,7 +28258,10 @@ func (x *ElicitationURLCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -26672,7 +28353,10 @@ func (x *AuthenticateRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.MethodID.DecodeWire(d); err != nil {
-				return wire.At(err, "methodId")
+				if err := d.Recover(wire.At(err, "methodId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -26682,7 +28366,10 @@ func (x *AuthenticateRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -26708,7 +28395,7 @@ func (x *AuthenticateRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "methodId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -26784,7 +28471,10 @@ func (x *LogoutRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -26878,7 +28568,10 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "cwd")
+					if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Cwd = v0
 			}
@@ -26889,7 +28582,13 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "additionalDirectories")
+					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						return err
+					}
+					if x.AdditionalDirectories == nil {
+						x.AdditionalDirectories = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -26904,7 +28603,11 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "additionalDirectories"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -26919,7 +28622,10 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "mcpServers")
+					if err := d.Recover(wire.At(err, "mcpServers"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]MCPServer, 0)
 				for i0 := 0; ; i0++ {
@@ -26934,7 +28640,11 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeMCPServer(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "mcpServers")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "mcpServers"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -26950,7 +28660,10 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -26979,7 +28692,7 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "mcpServers")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -27213,7 +28926,10 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -27225,7 +28941,10 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "url")
+					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URL = v0
 			}
@@ -27236,7 +28955,10 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "headers")
+					if err := d.Recover(wire.At(err, "headers"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]HTTPHeader, 0)
 				for i0 := 0; ; i0++ {
@@ -27249,7 +28971,11 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 HTTPHeader
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "headers")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "headers"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -27263,7 +28989,10 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -27295,7 +29024,7 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "headers")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -27386,7 +29115,10 @@ func (x *HTTPHeader) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -27398,7 +29130,10 @@ func (x *HTTPHeader) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "value")
+					if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Value = v0
 			}
@@ -27410,7 +29145,10 @@ func (x *HTTPHeader) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -27439,7 +29177,7 @@ func (x *HTTPHeader) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "value")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -27519,7 +29257,10 @@ func (x *MCPServerSSE) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -27531,7 +29272,10 @@ func (x *MCPServerSSE) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "url")
+					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URL = v0
 			}
@@ -27542,7 +29286,10 @@ func (x *MCPServerSSE) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "headers")
+					if err := d.Recover(wire.At(err, "headers"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]HTTPHeader, 0)
 				for i0 := 0; ; i0++ {
@@ -27555,7 +29302,11 @@ func (x *MCPServerSSE) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 HTTPHeader
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "headers")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "headers"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -27569,7 +29320,10 @@ func (x *MCPServerSSE) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -27601,7 +29355,7 @@ func (x *MCPServerSSE) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "headers")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -27692,7 +29446,10 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -27704,7 +29461,10 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "command")
+					if err := d.Recover(wire.At(err, "command"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Command = v0
 			}
@@ -27715,7 +29475,10 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "args")
+					if err := d.Recover(wire.At(err, "args"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -27730,7 +29493,11 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "args")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "args"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -27745,7 +29512,10 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "env")
+					if err := d.Recover(wire.At(err, "env"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]EnvVariable, 0)
 				for i0 := 0; ; i0++ {
@@ -27758,7 +29528,11 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 EnvVariable
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "env")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "env"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -27772,7 +29546,10 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -27807,7 +29584,7 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "env")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -27942,7 +29719,10 @@ func (x *LoadSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "mcpServers")
+					if err := d.Recover(wire.At(err, "mcpServers"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]MCPServer, 0)
 				for i0 := 0; ; i0++ {
@@ -27957,7 +29737,11 @@ func (x *LoadSessionRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeMCPServer(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "mcpServers")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "mcpServers"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -27973,7 +29757,10 @@ func (x *LoadSessionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "cwd")
+					if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Cwd = v0
 			}
@@ -27984,7 +29771,13 @@ func (x *LoadSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "additionalDirectories")
+					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						return err
+					}
+					if x.AdditionalDirectories == nil {
+						x.AdditionalDirectories = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -27999,7 +29792,11 @@ func (x *LoadSessionRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "additionalDirectories"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -28013,7 +29810,10 @@ func (x *LoadSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[4] {
@@ -28023,7 +29823,10 @@ func (x *LoadSessionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -28055,7 +29858,7 @@ func (x *LoadSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -28153,7 +29956,10 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cwd")
+				if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cwd = wire.Null[string]()
@@ -28162,7 +29968,11 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "cwd")
+						if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+							return err
+						}
+						x.Cwd = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -28175,7 +29985,10 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cursor")
+				if err := d.Recover(wire.At(err, "cursor"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cursor = wire.Null[string]()
@@ -28184,7 +29997,11 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "cursor")
+						if err := d.Recover(wire.At(err, "cursor"), start, 0); err != nil {
+							return err
+						}
+						x.Cursor = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -28198,7 +30015,10 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -28306,7 +30126,10 @@ func (x *DeleteSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -28316,7 +30139,10 @@ func (x *DeleteSessionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -28342,7 +30168,7 @@ func (x *DeleteSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -28416,7 +30242,10 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "cwd":
 			if seen[1] {
@@ -28426,7 +30255,10 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "cwd")
+					if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Cwd = v0
 			}
@@ -28437,7 +30269,13 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "additionalDirectories")
+					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						return err
+					}
+					if x.AdditionalDirectories == nil {
+						x.AdditionalDirectories = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -28452,7 +30290,11 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "additionalDirectories"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -28467,7 +30309,13 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "mcpServers")
+					if err := d.Recover(wire.At(err, "mcpServers"), start, 0); err != nil {
+						return err
+					}
+					if x.MCPServers == nil {
+						x.MCPServers = []MCPServer{}
+					}
+					continue
 				}
 				s0 := make([]MCPServer, 0)
 				for i0 := 0; ; i0++ {
@@ -28482,7 +30330,11 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeMCPServer(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "mcpServers")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "mcpServers"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -28498,7 +30350,10 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -28527,7 +30382,7 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "cwd")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -28626,7 +30481,10 @@ func (x *CloseSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -28636,7 +30494,10 @@ func (x *CloseSessionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -28662,7 +30523,7 @@ func (x *CloseSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -28736,7 +30597,10 @@ func (x *SetSessionModeRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "modeId":
 			if seen[1] {
@@ -28744,7 +30608,10 @@ func (x *SetSessionModeRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.ModeID.DecodeWire(d); err != nil {
-				return wire.At(err, "modeId")
+				if err := d.Recover(wire.At(err, "modeId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[2] {
@@ -28754,7 +30621,10 @@ func (x *SetSessionModeRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -28783,7 +30653,7 @@ func (x *SetSessionModeRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "modeId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -28971,10 +30841,16 @@ func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "boolean" {
-				return wire.At(wire.ConstError(d.Offset(), "\"boolean\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"boolean\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "sessionId":
 			if seen[1] {
@@ -28982,7 +30858,10 @@ func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "configId":
 			if seen[2] {
@@ -28990,7 +30869,10 @@ func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error
 			}
 			seen[2] = true
 			if err := x.ConfigID.DecodeWire(d); err != nil {
-				return wire.At(err, "configId")
+				if err := d.Recover(wire.At(err, "configId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[3] {
@@ -29000,7 +30882,10 @@ func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -29012,7 +30897,10 @@ func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error
 			{
 				v0, err := d.Bool()
 				if err != nil {
-					return wire.At(err, "value")
+					if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Value = v0
 			}
@@ -29047,7 +30935,7 @@ func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error
 		missing = append(missing, "value")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -29129,7 +31017,10 @@ func (x *ValueID) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "configId":
 			if seen[1] {
@@ -29137,7 +31028,10 @@ func (x *ValueID) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.ConfigID.DecodeWire(d); err != nil {
-				return wire.At(err, "configId")
+				if err := d.Recover(wire.At(err, "configId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[2] {
@@ -29147,7 +31041,10 @@ func (x *ValueID) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -29157,7 +31054,10 @@ func (x *ValueID) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Value.DecodeWire(d); err != nil {
-				return wire.At(err, "value")
+				if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -29187,7 +31087,7 @@ func (x *ValueID) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "value")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -29265,7 +31165,10 @@ func (x *PromptRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "prompt":
 			if seen[1] {
@@ -29274,7 +31177,10 @@ func (x *PromptRequest) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "prompt")
+					if err := d.Recover(wire.At(err, "prompt"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]ContentBlock, 0)
 				for i0 := 0; ; i0++ {
@@ -29289,7 +31195,11 @@ func (x *PromptRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeContentBlock(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "prompt")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "prompt"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -29305,7 +31215,10 @@ func (x *PromptRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -29334,7 +31247,7 @@ func (x *PromptRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "prompt")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -29670,7 +31583,10 @@ func (x *ClientResponseResult) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -29680,7 +31596,10 @@ func (x *ClientResponseResult) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Result.DecodeWire(d); err != nil {
-				return wire.At(err, "result")
+				if err := d.Recover(wire.At(err, "result"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -29707,7 +31626,7 @@ func (x *ClientResponseResult) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "result")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -30085,7 +32004,10 @@ func (x *WriteTextFileResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -30179,7 +32101,10 @@ func (x *ReadTextFileResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -30191,7 +32116,10 @@ func (x *ReadTextFileResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -30217,7 +32145,7 @@ func (x *ReadTextFileResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -30293,7 +32221,10 @@ func (x *RequestPermissionResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestPermissionOutcome(d)
 				if err != nil {
-					return wire.At(err, "outcome")
+					if err := d.Recover(wire.At(err, "outcome"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Outcome = v0
 			}
@@ -30305,7 +32236,10 @@ func (x *RequestPermissionResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -30331,7 +32265,7 @@ func (x *RequestPermissionResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "outcome")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -30535,10 +32469,16 @@ func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "outcome")
+				if err := d.Recover(wire.At(err, "outcome"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "cancelled" {
-				return wire.At(wire.ConstError(d.Offset(), "\"cancelled\""), "outcome")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"cancelled\""), "outcome"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -30562,7 +32502,7 @@ func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "outcome")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -30627,7 +32567,10 @@ func (x *SelectedPermissionOutcome) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.OptionID.DecodeWire(d); err != nil {
-				return wire.At(err, "optionId")
+				if err := d.Recover(wire.At(err, "optionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -30637,7 +32580,10 @@ func (x *SelectedPermissionOutcome) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -30663,7 +32609,7 @@ func (x *SelectedPermissionOutcome) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "optionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -30737,7 +32683,10 @@ func (x *CreateTerminalResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
+				if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -30747,7 +32696,10 @@ func (x *CreateTerminalResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -30773,7 +32725,7 @@ func (x *CreateTerminalResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "terminalId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -30849,7 +32801,10 @@ func (x *TerminalOutputResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "output")
+					if err := d.Recover(wire.At(err, "output"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Output = v0
 			}
@@ -30861,7 +32816,10 @@ func (x *TerminalOutputResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Bool()
 				if err != nil {
-					return wire.At(err, "truncated")
+					if err := d.Recover(wire.At(err, "truncated"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Truncated = v0
 			}
@@ -30872,14 +32830,21 @@ func (x *TerminalOutputResponse) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "exitStatus")
+				if err := d.Recover(wire.At(err, "exitStatus"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ExitStatus = wire.Null[TerminalExitStatus]()
 			} else {
 				var v TerminalExitStatus
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "exitStatus")
+					if err := d.Recover(wire.At(err, "exitStatus"), start, 0); err != nil {
+						return err
+					}
+					x.ExitStatus = wire.Some(v)
+					continue
 				}
 				x.ExitStatus = wire.Some(v)
 			}
@@ -30891,7 +32856,10 @@ func (x *TerminalOutputResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -30920,7 +32888,7 @@ func (x *TerminalOutputResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "truncated")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -31009,7 +32977,10 @@ func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "exitCode")
+				if err := d.Recover(wire.At(err, "exitCode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ExitCode = wire.Null[uint32]()
@@ -31018,7 +32989,11 @@ func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "exitCode")
+						if err := d.Recover(wire.At(err, "exitCode"), start, 0); err != nil {
+							return err
+						}
+						x.ExitCode = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -31031,7 +33006,10 @@ func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "signal")
+				if err := d.Recover(wire.At(err, "signal"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Signal = wire.Null[string]()
@@ -31040,7 +33018,11 @@ func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "signal")
+						if err := d.Recover(wire.At(err, "signal"), start, 0); err != nil {
+							return err
+						}
+						x.Signal = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -31054,7 +33036,10 @@ func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -31164,7 +33149,10 @@ func (x *ReleaseTerminalResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -31257,7 +33245,10 @@ func (x *WaitForTerminalExitResponse) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "exitCode")
+				if err := d.Recover(wire.At(err, "exitCode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ExitCode = wire.Null[uint32]()
@@ -31266,7 +33257,11 @@ func (x *WaitForTerminalExitResponse) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "exitCode")
+						if err := d.Recover(wire.At(err, "exitCode"), start, 0); err != nil {
+							return err
+						}
+						x.ExitCode = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -31279,7 +33274,10 @@ func (x *WaitForTerminalExitResponse) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "signal")
+				if err := d.Recover(wire.At(err, "signal"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Signal = wire.Null[string]()
@@ -31288,7 +33286,11 @@ func (x *WaitForTerminalExitResponse) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "signal")
+						if err := d.Recover(wire.At(err, "signal"), start, 0); err != nil {
+							return err
+						}
+						x.Signal = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -31302,7 +33304,10 @@ func (x *WaitForTerminalExitResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -31412,7 +33417,10 @@ func (x *KillTerminalResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -31635,10 +33643,16 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "action")
+				if err := d.Recover(wire.At(err, "action"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "accept" {
-				return wire.At(wire.ConstError(d.Offset(), "\"accept\""), "action")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"accept\""), "action"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -31648,7 +33662,10 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -31659,7 +33676,10 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "content")
+				if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Content = wire.Null[map[string]ElicitationContentValue]()
@@ -31667,7 +33687,11 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 				var v map[string]ElicitationContentValue
 				{
 					if err := d.BeginObject(); err != nil {
-						return wire.At(err, "content")
+						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+							return err
+						}
+						x.Content = wire.Some(v)
+						continue
 					}
 					m1 := make(map[string]ElicitationContentValue)
 					for {
@@ -31686,7 +33710,11 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeElicitationContentValue(d)
 							if err != nil {
-								return wire.At(wire.At(err, k1), "content")
+								if err := d.Recover(wire.At(wire.At(err, k1), "content"), start, 1); err != nil {
+									return err
+								}
+								m1[k1] = e1
+								continue
 							}
 							e1 = v2
 						}
@@ -31718,7 +33746,7 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "action")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -32063,6 +34091,7 @@ func (ElicitationContentValueStringArray) isElicitationContentValue() {}
 // DecodeWire decodes the value from d.
 func (x *ElicitationContentValueStringArray) DecodeWire(d *wire.Decoder) error {
 	var v []string
+	start := d.Offset()
 	{
 		if err := d.BeginArray(); err != nil {
 			return err
@@ -32080,7 +34109,11 @@ func (x *ElicitationContentValueStringArray) DecodeWire(d *wire.Decoder) error {
 			{
 				v2, err := d.String()
 				if err != nil {
-					return wire.AtIndex(err, i1)
+					if err := d.Recover(wire.AtIndex(err, i1), start, 0); err != nil {
+						return err
+					}
+					s1 = append(s1, e1)
+					continue
 				}
 				e1 = v2
 			}
@@ -32149,10 +34182,16 @@ func (x *Decline) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "action")
+				if err := d.Recover(wire.At(err, "action"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "decline" {
-				return wire.At(wire.ConstError(d.Offset(), "\"decline\""), "action")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"decline\""), "action"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -32162,7 +34201,10 @@ func (x *Decline) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -32188,7 +34230,7 @@ func (x *Decline) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "action")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -32265,10 +34307,16 @@ func (x *Cancel) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "action")
+				if err := d.Recover(wire.At(err, "action"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "cancel" {
-				return wire.At(wire.ConstError(d.Offset(), "\"cancel\""), "action")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"cancel\""), "action"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -32278,7 +34326,10 @@ func (x *Cancel) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -32304,7 +34355,7 @@ func (x *Cancel) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "action")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -32382,7 +34433,10 @@ func (x *ClientResponseError) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -32392,7 +34446,10 @@ func (x *ClientResponseError) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Error.DecodeWire(d); err != nil {
-				return wire.At(err, "error")
+				if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -32419,7 +34476,7 @@ func (x *ClientResponseError) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "error")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -32499,7 +34556,10 @@ func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) erro
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -32510,7 +34570,10 @@ func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) erro
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "params")
+				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Params = wire.Null[ClientNotificationParams]()
@@ -32519,7 +34582,11 @@ func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) erro
 				{
 					v1, err := DecodeClientNotificationParams(d)
 					if err != nil {
-						return wire.At(err, "params")
+						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+							return err
+						}
+						x.Params = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -32547,7 +34614,7 @@ func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) erro
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -32782,7 +34849,10 @@ func (x *ClientNotificationParamsCancelNotification) DecodeWire(d *wire.Decoder)
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -32792,7 +34862,10 @@ func (x *ClientNotificationParamsCancelNotification) DecodeWire(d *wire.Decoder)
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -32818,7 +34891,7 @@ func (x *ClientNotificationParamsCancelNotification) DecodeWire(d *wire.Decoder)
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -32965,10 +35038,16 @@ func (x *AgentClientProtocolProtocolLevel) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "jsonrpc")
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "2.0" {
-				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "method":
 			if seen[1] {
@@ -32978,7 +35057,10 @@ func (x *AgentClientProtocolProtocolLevel) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -32989,14 +35071,21 @@ func (x *AgentClientProtocolProtocolLevel) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "params")
+				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Params = wire.Null[CancelRequestNotification]()
 			} else {
 				var v CancelRequestNotification
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					x.Params = wire.Some(v)
+					continue
 				}
 				x.Params = wire.Some(v)
 			}
@@ -33025,7 +35114,7 @@ func (x *AgentClientProtocolProtocolLevel) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -33105,7 +35194,10 @@ func (x *CancelRequestNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "requestId")
+					if err := d.Recover(wire.At(err, "requestId"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RequestID = v0
 			}
@@ -33117,7 +35209,10 @@ func (x *CancelRequestNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -33143,7 +35238,7 @@ func (x *CancelRequestNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "requestId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -33225,7 +35320,10 @@ func (x *AgentRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -33237,7 +35335,10 @@ func (x *AgentRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -33247,7 +35348,10 @@ func (x *AgentRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Params.DecodeWire(d); err != nil {
-				return wire.At(err, "params")
+				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -33274,7 +35378,7 @@ func (x *AgentRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -33355,7 +35459,10 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[string]()
@@ -33364,7 +35471,11 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "mimeType")
+						if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+							return err
+						}
+						x.MIMEType = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -33378,7 +35489,10 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "text")
+					if err := d.Recover(wire.At(err, "text"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Text = v0
 			}
@@ -33390,7 +35504,10 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "uri")
+					if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URI = v0
 			}
@@ -33402,7 +35519,10 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -33431,7 +35551,7 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "uri")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -33517,7 +35637,10 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "blob")
+					if err := d.Recover(wire.At(err, "blob"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Blob = v0
 			}
@@ -33528,7 +35651,10 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[string]()
@@ -33537,7 +35663,11 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "mimeType")
+						if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+							return err
+						}
+						x.MIMEType = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -33551,7 +35681,10 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "uri")
+					if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URI = v0
 			}
@@ -33563,7 +35696,10 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -33592,7 +35728,7 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "uri")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -33676,7 +35812,10 @@ func (x *ElicitationSessionScope) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "toolCallId":
 			if seen[1] {
@@ -33685,14 +35824,21 @@ func (x *ElicitationSessionScope) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ToolCallID = wire.Null[ToolCallID]()
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "toolCallId")
+					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+						return err
+					}
+					x.ToolCallID = wire.Some(v)
+					continue
 				}
 				x.ToolCallID = wire.Some(v)
 			}
@@ -33718,7 +35864,7 @@ func (x *ElicitationSessionScope) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -33791,7 +35937,10 @@ func (x *ElicitationRequestScope) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "requestId")
+					if err := d.Recover(wire.At(err, "requestId"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RequestID = v0
 			}
@@ -33817,7 +35966,7 @@ func (x *ElicitationRequestScope) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "requestId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -33887,7 +36036,10 @@ func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.CurrentValue.DecodeWire(d); err != nil {
-				return wire.At(err, "currentValue")
+				if err := d.Recover(wire.At(err, "currentValue"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "options":
 			if seen[1] {
@@ -33897,7 +36049,10 @@ func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeSessionConfigSelectOptions(d)
 				if err != nil {
-					return wire.At(err, "options")
+					if err := d.Recover(wire.At(err, "options"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Options = v0
 			}
@@ -33926,7 +36081,7 @@ func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "options")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -34000,7 +36155,10 @@ func (x *SessionConfigBoolean) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Bool()
 				if err != nil {
-					return wire.At(err, "currentValue")
+					if err := d.Recover(wire.At(err, "currentValue"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.CurrentValue = v0
 			}
@@ -34026,7 +36184,7 @@ func (x *SessionConfigBoolean) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "currentValue")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -34091,7 +36249,10 @@ func (x *AgentNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -34102,7 +36263,10 @@ func (x *AgentNotification) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "params")
+				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Params = wire.Null[AgentNotificationParams]()
@@ -34111,7 +36275,11 @@ func (x *AgentNotification) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeAgentNotificationParams(d)
 					if err != nil {
-						return wire.At(err, "params")
+						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+							return err
+						}
+						x.Params = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -34139,7 +36307,7 @@ func (x *AgentNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -34215,7 +36383,10 @@ func (x *SessionNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "update":
 			if seen[1] {
@@ -34225,7 +36396,10 @@ func (x *SessionNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeSessionUpdate(d)
 				if err != nil {
-					return wire.At(err, "update")
+					if err := d.Recover(wire.At(err, "update"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Update = v0
 			}
@@ -34237,7 +36411,10 @@ func (x *SessionNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -34266,7 +36443,7 @@ func (x *SessionNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "update")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -34348,7 +36525,10 @@ func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ElicitationID.DecodeWire(d); err != nil {
-				return wire.At(err, "elicitationId")
+				if err := d.Recover(wire.At(err, "elicitationId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -34358,7 +36538,10 @@ func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -34384,7 +36567,7 @@ func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "elicitationId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -34500,7 +36683,10 @@ func (x *ClientRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -34512,7 +36698,10 @@ func (x *ClientRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -34522,7 +36711,10 @@ func (x *ClientRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Params.DecodeWire(d); err != nil {
-				return wire.At(err, "params")
+				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -34549,7 +36741,7 @@ func (x *ClientRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -34630,7 +36822,10 @@ func (x *ElicitationAcceptAction) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "content")
+				if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Content = wire.Null[map[string]ElicitationContentValue]()
@@ -34638,7 +36833,11 @@ func (x *ElicitationAcceptAction) DecodeWire(d *wire.Decoder) error {
 				var v map[string]ElicitationContentValue
 				{
 					if err := d.BeginObject(); err != nil {
-						return wire.At(err, "content")
+						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+							return err
+						}
+						x.Content = wire.Some(v)
+						continue
 					}
 					m1 := make(map[string]ElicitationContentValue)
 					for {
@@ -34657,7 +36856,11 @@ func (x *ElicitationAcceptAction) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeElicitationContentValue(d)
 							if err != nil {
-								return wire.At(wire.At(err, k1), "content")
+								if err := d.Recover(wire.At(wire.At(err, k1), "content"), start, 1); err != nil {
+									return err
+								}
+								m1[k1] = e1
+								continue
 							}
 							e1 = v2
 						}
@@ -34769,7 +36972,10 @@ func (x *ClientNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -34780,7 +36986,10 @@ func (x *ClientNotification) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "params")
+				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Params = wire.Null[ClientNotificationParams]()
@@ -34789,7 +36998,11 @@ func (x *ClientNotification) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeClientNotificationParams(d)
 					if err != nil {
-						return wire.At(err, "params")
+						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+							return err
+						}
+						x.Params = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -34817,7 +37030,7 @@ func (x *ClientNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -34893,7 +37106,10 @@ func (x *CancelNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -34903,7 +37119,10 @@ func (x *CancelNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -34929,7 +37148,7 @@ func (x *CancelNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }

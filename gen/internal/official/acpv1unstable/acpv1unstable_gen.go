@@ -7082,7 +7082,10 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -7094,7 +7097,10 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -7104,7 +7110,10 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Params.DecodeWire(d); err != nil {
-				return wire.At(err, "params")
+				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -7131,7 +7140,7 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -7695,7 +7704,10 @@ func (x *WriteTextFileRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "path":
 			if seen[1] {
@@ -7705,7 +7717,10 @@ func (x *WriteTextFileRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "path")
+					if err := d.Recover(wire.At(err, "path"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Path = v0
 			}
@@ -7717,7 +7732,10 @@ func (x *WriteTextFileRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -7729,7 +7747,10 @@ func (x *WriteTextFileRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -7761,7 +7782,7 @@ func (x *WriteTextFileRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -7879,7 +7900,10 @@ func (x *ReadTextFileRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "path":
 			if seen[1] {
@@ -7889,7 +7913,10 @@ func (x *ReadTextFileRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "path")
+					if err := d.Recover(wire.At(err, "path"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Path = v0
 			}
@@ -7900,7 +7927,10 @@ func (x *ReadTextFileRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "line")
+				if err := d.Recover(wire.At(err, "line"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Line = wire.Null[uint32]()
@@ -7909,7 +7939,11 @@ func (x *ReadTextFileRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "line")
+						if err := d.Recover(wire.At(err, "line"), start, 0); err != nil {
+							return err
+						}
+						x.Line = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -7922,7 +7956,10 @@ func (x *ReadTextFileRequest) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "limit")
+				if err := d.Recover(wire.At(err, "limit"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Limit = wire.Null[uint32]()
@@ -7931,7 +7968,11 @@ func (x *ReadTextFileRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "limit")
+						if err := d.Recover(wire.At(err, "limit"), start, 0); err != nil {
+							return err
+						}
+						x.Limit = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -7945,7 +7986,10 @@ func (x *ReadTextFileRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -7974,7 +8018,7 @@ func (x *ReadTextFileRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "path")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -8066,7 +8110,10 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "toolCall":
 			if seen[1] {
@@ -8074,7 +8121,10 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.ToolCall.DecodeWire(d); err != nil {
-				return wire.At(err, "toolCall")
+				if err := d.Recover(wire.At(err, "toolCall"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "options":
 			if seen[2] {
@@ -8083,7 +8133,10 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "options")
+					if err := d.Recover(wire.At(err, "options"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]PermissionOption, 0)
 				for i0 := 0; ; i0++ {
@@ -8096,7 +8149,11 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 PermissionOption
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "options")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "options"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -8110,7 +8167,10 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -8142,7 +8202,7 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "options")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -8237,7 +8297,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ToolCallID.DecodeWire(d); err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "kind":
 			if seen[1] {
@@ -8246,14 +8309,21 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Kind = wire.Null[ToolKind]()
 			} else {
 				var v ToolKind
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "kind")
+					if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+						return err
+					}
+					x.Kind = wire.Some(v)
+					continue
 				}
 				x.Kind = wire.Some(v)
 			}
@@ -8264,14 +8334,21 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "status")
+				if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Status = wire.Null[ToolCallStatus]()
 			} else {
 				var v ToolCallStatus
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "status")
+					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+						return err
+					}
+					x.Status = wire.Some(v)
+					continue
 				}
 				x.Status = wire.Some(v)
 			}
@@ -8282,7 +8359,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -8291,7 +8371,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -8304,7 +8388,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "name")
+				if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Name = wire.Null[string]()
@@ -8313,7 +8400,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "name")
+						if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+							return err
+						}
+						x.Name = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -8326,7 +8417,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "content")
+				if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Content = wire.Null[[]ToolCallContent]()
@@ -8334,7 +8428,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []ToolCallContent
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "content")
+						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+							return err
+						}
+						x.Content = wire.Some(v)
+						continue
 					}
 					s1 := make([]ToolCallContent, 0)
 					for i1 := 0; ; i1++ {
@@ -8349,7 +8447,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeToolCallContent(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "content")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -8366,7 +8468,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "locations")
+				if err := d.Recover(wire.At(err, "locations"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Locations = wire.Null[[]ToolCallLocation]()
@@ -8374,7 +8479,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []ToolCallLocation
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "locations")
+						if err := d.Recover(wire.At(err, "locations"), start, 0); err != nil {
+							return err
+						}
+						x.Locations = wire.Some(v)
+						continue
 					}
 					s1 := make([]ToolCallLocation, 0)
 					for i1 := 0; ; i1++ {
@@ -8387,7 +8496,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 						}
 						var e1 ToolCallLocation
 						if err := e1.DecodeWire(d); err != nil {
-							return wire.At(wire.AtIndex(err, i1), "locations")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "locations"), start, 1); err != nil {
+								return err
+							}
+							s1 = append(s1, e1)
+							continue
 						}
 						s1 = append(s1, e1)
 					}
@@ -8403,7 +8516,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "rawInput")
+					if err := d.Recover(wire.At(err, "rawInput"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RawInput = v0
 			}
@@ -8415,7 +8531,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "rawOutput")
+					if err := d.Recover(wire.At(err, "rawOutput"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RawOutput = v0
 			}
@@ -8427,7 +8546,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -8453,7 +8575,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "toolCallId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -8929,7 +9051,10 @@ func (x *Content) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeContentBlock(d)
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -8941,7 +9066,10 @@ func (x *Content) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -8967,7 +9095,7 @@ func (x *Content) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9239,14 +9367,21 @@ func (x *TextContent) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "annotations")
+				if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Annotations = wire.Null[Annotations]()
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "annotations")
+					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+						return err
+					}
+					x.Annotations = wire.Some(v)
+					continue
 				}
 				x.Annotations = wire.Some(v)
 			}
@@ -9258,7 +9393,10 @@ func (x *TextContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "text")
+					if err := d.Recover(wire.At(err, "text"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Text = v0
 			}
@@ -9270,7 +9408,10 @@ func (x *TextContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -9296,7 +9437,7 @@ func (x *TextContent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "text")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9383,7 +9524,10 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "audience")
+				if err := d.Recover(wire.At(err, "audience"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Audience = wire.Null[[]Role]()
@@ -9391,7 +9535,11 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 				var v []Role
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "audience")
+						if err := d.Recover(wire.At(err, "audience"), start, 0); err != nil {
+							return err
+						}
+						x.Audience = wire.Some(v)
+						continue
 					}
 					s1 := make([]Role, 0)
 					for i1 := 0; ; i1++ {
@@ -9404,7 +9552,11 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 						}
 						var e1 Role
 						if err := e1.DecodeWire(d); err != nil {
-							return wire.At(wire.AtIndex(err, i1), "audience")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "audience"), start, 1); err != nil {
+								return err
+							}
+							s1 = append(s1, e1)
+							continue
 						}
 						s1 = append(s1, e1)
 					}
@@ -9419,7 +9571,10 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "lastModified")
+				if err := d.Recover(wire.At(err, "lastModified"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.LastModified = wire.Null[string]()
@@ -9428,7 +9583,11 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "lastModified")
+						if err := d.Recover(wire.At(err, "lastModified"), start, 0); err != nil {
+							return err
+						}
+						x.LastModified = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -9441,7 +9600,10 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "priority")
+				if err := d.Recover(wire.At(err, "priority"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Priority = wire.Null[float64]()
@@ -9450,7 +9612,11 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "priority")
+						if err := d.Recover(wire.At(err, "priority"), start, 0); err != nil {
+							return err
+						}
+						x.Priority = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -9464,7 +9630,10 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -9646,14 +9815,21 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "annotations")
+				if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Annotations = wire.Null[Annotations]()
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "annotations")
+					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+						return err
+					}
+					x.Annotations = wire.Some(v)
+					continue
 				}
 				x.Annotations = wire.Some(v)
 			}
@@ -9665,7 +9841,10 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "data")
+					if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Data = v0
 			}
@@ -9677,7 +9856,10 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "mimeType")
+					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.MIMEType = v0
 			}
@@ -9688,7 +9870,10 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "uri")
+				if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.URI = wire.Null[string]()
@@ -9697,7 +9882,11 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "uri")
+						if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+							return err
+						}
+						x.URI = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -9711,7 +9900,10 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -9740,7 +9932,7 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "mimeType")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9839,14 +10031,21 @@ func (x *AudioContent) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "annotations")
+				if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Annotations = wire.Null[Annotations]()
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "annotations")
+					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+						return err
+					}
+					x.Annotations = wire.Some(v)
+					continue
 				}
 				x.Annotations = wire.Some(v)
 			}
@@ -9858,7 +10057,10 @@ func (x *AudioContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "data")
+					if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Data = v0
 			}
@@ -9870,7 +10072,10 @@ func (x *AudioContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "mimeType")
+					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.MIMEType = v0
 			}
@@ -9882,7 +10087,10 @@ func (x *AudioContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -9911,7 +10119,7 @@ func (x *AudioContent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "mimeType")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10002,14 +10210,21 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "annotations")
+				if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Annotations = wire.Null[Annotations]()
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "annotations")
+					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+						return err
+					}
+					x.Annotations = wire.Some(v)
+					continue
 				}
 				x.Annotations = wire.Some(v)
 			}
@@ -10020,7 +10235,10 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -10029,7 +10247,11 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10042,7 +10264,10 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[string]()
@@ -10051,7 +10276,11 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "mimeType")
+						if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+							return err
+						}
+						x.MIMEType = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10065,7 +10294,10 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -10076,7 +10308,10 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "size")
+				if err := d.Recover(wire.At(err, "size"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Size = wire.Null[int64]()
@@ -10085,7 +10320,11 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						return wire.At(err, "size")
+						if err := d.Recover(wire.At(err, "size"), start, 0); err != nil {
+							return err
+						}
+						x.Size = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10098,7 +10337,10 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -10107,7 +10349,11 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10121,7 +10367,10 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "uri")
+					if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URI = v0
 			}
@@ -10133,7 +10382,10 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -10162,7 +10414,7 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "uri")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10285,14 +10537,21 @@ func (x *EmbeddedResource) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "annotations")
+				if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Annotations = wire.Null[Annotations]()
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "annotations")
+					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+						return err
+					}
+					x.Annotations = wire.Some(v)
+					continue
 				}
 				x.Annotations = wire.Some(v)
 			}
@@ -10304,7 +10563,10 @@ func (x *EmbeddedResource) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeEmbeddedResourceResource(d)
 				if err != nil {
-					return wire.At(err, "resource")
+					if err := d.Recover(wire.At(err, "resource"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Resource = v0
 			}
@@ -10316,7 +10578,10 @@ func (x *EmbeddedResource) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -10342,7 +10607,7 @@ func (x *EmbeddedResource) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "resource")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10594,7 +10859,10 @@ func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decode
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[string]()
@@ -10603,7 +10871,11 @@ func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decode
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "mimeType")
+						if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+							return err
+						}
+						x.MIMEType = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10617,7 +10889,10 @@ func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decode
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "text")
+					if err := d.Recover(wire.At(err, "text"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Text = v0
 			}
@@ -10629,7 +10904,10 @@ func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decode
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "uri")
+					if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URI = v0
 			}
@@ -10641,7 +10919,10 @@ func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decode
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -10670,7 +10951,7 @@ func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decode
 		missing = append(missing, "uri")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10758,7 +11039,10 @@ func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decode
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "blob")
+					if err := d.Recover(wire.At(err, "blob"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Blob = v0
 			}
@@ -10769,7 +11053,10 @@ func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decode
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[string]()
@@ -10778,7 +11065,11 @@ func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decode
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "mimeType")
+						if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+							return err
+						}
+						x.MIMEType = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10792,7 +11083,10 @@ func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decode
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "uri")
+					if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URI = v0
 			}
@@ -10804,7 +11098,10 @@ func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decode
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -10833,7 +11130,7 @@ func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decode
 		missing = append(missing, "uri")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10921,7 +11218,10 @@ func (x *Diff) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "path")
+					if err := d.Recover(wire.At(err, "path"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Path = v0
 			}
@@ -10932,7 +11232,10 @@ func (x *Diff) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "oldText")
+				if err := d.Recover(wire.At(err, "oldText"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.OldText = wire.Null[string]()
@@ -10941,7 +11244,11 @@ func (x *Diff) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "oldText")
+						if err := d.Recover(wire.At(err, "oldText"), start, 0); err != nil {
+							return err
+						}
+						x.OldText = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10955,7 +11262,10 @@ func (x *Diff) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "newText")
+					if err := d.Recover(wire.At(err, "newText"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.NewText = v0
 			}
@@ -10967,7 +11277,10 @@ func (x *Diff) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -10996,7 +11309,7 @@ func (x *Diff) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "newText")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -11082,7 +11395,10 @@ func (x *Terminal) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
+				if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -11092,7 +11408,10 @@ func (x *Terminal) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -11118,7 +11437,7 @@ func (x *Terminal) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "terminalId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -11234,7 +11553,10 @@ func (x *ToolCallLocation) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "path")
+					if err := d.Recover(wire.At(err, "path"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Path = v0
 			}
@@ -11245,7 +11567,10 @@ func (x *ToolCallLocation) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "line")
+				if err := d.Recover(wire.At(err, "line"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Line = wire.Null[uint32]()
@@ -11254,7 +11579,11 @@ func (x *ToolCallLocation) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "line")
+						if err := d.Recover(wire.At(err, "line"), start, 0); err != nil {
+							return err
+						}
+						x.Line = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11268,7 +11597,10 @@ func (x *ToolCallLocation) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -11294,7 +11626,7 @@ func (x *ToolCallLocation) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "path")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -11376,7 +11708,10 @@ func (x *PermissionOption) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.OptionID.DecodeWire(d); err != nil {
-				return wire.At(err, "optionId")
+				if err := d.Recover(wire.At(err, "optionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -11386,7 +11721,10 @@ func (x *PermissionOption) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -11396,7 +11734,10 @@ func (x *PermissionOption) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Kind.DecodeWire(d); err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[3] {
@@ -11406,7 +11747,10 @@ func (x *PermissionOption) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -11438,7 +11782,7 @@ func (x *PermissionOption) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "kind")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -11616,7 +11960,10 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "command":
 			if seen[1] {
@@ -11626,7 +11973,10 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "command")
+					if err := d.Recover(wire.At(err, "command"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Command = v0
 			}
@@ -11637,7 +11987,13 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "args")
+					if err := d.Recover(wire.At(err, "args"), start, 0); err != nil {
+						return err
+					}
+					if x.Args == nil {
+						x.Args = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -11652,7 +12008,11 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "args")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "args"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -11667,7 +12027,13 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "env")
+					if err := d.Recover(wire.At(err, "env"), start, 0); err != nil {
+						return err
+					}
+					if x.Env == nil {
+						x.Env = []EnvVariable{}
+					}
+					continue
 				}
 				s0 := make([]EnvVariable, 0)
 				for i0 := 0; ; i0++ {
@@ -11680,7 +12046,11 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 EnvVariable
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "env")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "env"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -11693,7 +12063,10 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cwd")
+				if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cwd = wire.Null[string]()
@@ -11702,7 +12075,11 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "cwd")
+						if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+							return err
+						}
+						x.Cwd = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11715,7 +12092,10 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "outputByteLimit")
+				if err := d.Recover(wire.At(err, "outputByteLimit"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.OutputByteLimit = wire.Null[uint64]()
@@ -11724,7 +12104,11 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "outputByteLimit")
+						if err := d.Recover(wire.At(err, "outputByteLimit"), start, 0); err != nil {
+							return err
+						}
+						x.OutputByteLimit = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11738,7 +12122,10 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -11767,7 +12154,7 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "command")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -11884,7 +12271,10 @@ func (x *EnvVariable) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -11896,7 +12286,10 @@ func (x *EnvVariable) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "value")
+					if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Value = v0
 			}
@@ -11908,7 +12301,10 @@ func (x *EnvVariable) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -11937,7 +12333,7 @@ func (x *EnvVariable) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "value")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12013,7 +12409,10 @@ func (x *TerminalOutputRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "terminalId":
 			if seen[1] {
@@ -12021,7 +12420,10 @@ func (x *TerminalOutputRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
+				if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[2] {
@@ -12031,7 +12433,10 @@ func (x *TerminalOutputRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -12060,7 +12465,7 @@ func (x *TerminalOutputRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "terminalId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12136,7 +12541,10 @@ func (x *ReleaseTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "terminalId":
 			if seen[1] {
@@ -12144,7 +12552,10 @@ func (x *ReleaseTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
+				if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[2] {
@@ -12154,7 +12565,10 @@ func (x *ReleaseTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -12183,7 +12597,7 @@ func (x *ReleaseTerminalRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "terminalId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12259,7 +12673,10 @@ func (x *WaitForTerminalExitRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "terminalId":
 			if seen[1] {
@@ -12267,7 +12684,10 @@ func (x *WaitForTerminalExitRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
+				if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[2] {
@@ -12277,7 +12697,10 @@ func (x *WaitForTerminalExitRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -12306,7 +12729,7 @@ func (x *WaitForTerminalExitRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "terminalId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12382,7 +12805,10 @@ func (x *KillTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "terminalId":
 			if seen[1] {
@@ -12390,7 +12816,10 @@ func (x *KillTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
+				if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[2] {
@@ -12400,7 +12829,10 @@ func (x *KillTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -12429,7 +12861,7 @@ func (x *KillTerminalRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "terminalId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12620,10 +13052,16 @@ func (x *Form) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "mode")
+				if err := d.Recover(wire.At(err, "mode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "form" {
-				return wire.At(wire.ConstError(d.Offset(), "\"form\""), "mode")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"form\""), "mode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "message":
 			if seen[1] {
@@ -12633,7 +13071,10 @@ func (x *Form) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "message")
+					if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Message = v0
 			}
@@ -12645,7 +13086,10 @@ func (x *Form) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -12655,7 +13099,10 @@ func (x *Form) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.RequestedSchema.DecodeWire(d); err != nil {
-				return wire.At(err, "requestedSchema")
+				if err := d.Recover(wire.At(err, "requestedSchema"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -12685,7 +13132,7 @@ func (x *Form) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "requestedSchema")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12784,7 +13231,11 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(ElicitationSchemaType)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "type")
+					if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+						return err
+					}
+					x.Type = v
+					continue
 				}
 				x.Type = v
 			}
@@ -12795,7 +13246,10 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -12804,7 +13258,11 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -12817,7 +13275,13 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginObject(); err != nil {
-					return wire.At(err, "properties")
+					if err := d.Recover(wire.At(err, "properties"), start, 0); err != nil {
+						return err
+					}
+					if x.Properties == nil {
+						x.Properties = map[string]ElicitationPropertySchema{}
+					}
+					continue
 				}
 				m0 := make(map[string]ElicitationPropertySchema)
 				for {
@@ -12836,7 +13300,11 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeElicitationPropertySchema(d)
 						if err != nil {
-							return wire.At(wire.At(err, k0), "properties")
+							if err := d.Recover(wire.At(wire.At(err, k0), "properties"), start, 1); err != nil {
+								return err
+							}
+							m0[k0] = e0
+							continue
 						}
 						e0 = v1
 					}
@@ -12851,7 +13319,10 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "required")
+				if err := d.Recover(wire.At(err, "required"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Required = wire.Null[[]string]()
@@ -12859,7 +13330,11 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "required")
+						if err := d.Recover(wire.At(err, "required"), start, 0); err != nil {
+							return err
+						}
+						x.Required = wire.Some(v)
+						continue
 					}
 					s1 := make([]string, 0)
 					for i1 := 0; ; i1++ {
@@ -12874,7 +13349,11 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "required")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "required"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -12891,7 +13370,10 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -12900,7 +13382,11 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -12914,7 +13400,10 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -13295,7 +13784,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -13304,7 +13796,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -13317,7 +13813,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -13326,7 +13825,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -13339,7 +13842,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "minLength")
+				if err := d.Recover(wire.At(err, "minLength"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MinLength = wire.Null[uint32]()
@@ -13348,7 +13854,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "minLength")
+						if err := d.Recover(wire.At(err, "minLength"), start, 0); err != nil {
+							return err
+						}
+						x.MinLength = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -13361,7 +13871,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "maxLength")
+				if err := d.Recover(wire.At(err, "maxLength"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MaxLength = wire.Null[uint32]()
@@ -13370,7 +13883,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "maxLength")
+						if err := d.Recover(wire.At(err, "maxLength"), start, 0); err != nil {
+							return err
+						}
+						x.MaxLength = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -13383,7 +13900,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "pattern")
+				if err := d.Recover(wire.At(err, "pattern"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Pattern = wire.Null[string]()
@@ -13392,7 +13912,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "pattern")
+						if err := d.Recover(wire.At(err, "pattern"), start, 0); err != nil {
+							return err
+						}
+						x.Pattern = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -13405,14 +13929,21 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "format")
+				if err := d.Recover(wire.At(err, "format"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Format = wire.Null[StringFormat]()
 			} else {
 				var v StringFormat
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "format")
+					if err := d.Recover(wire.At(err, "format"), start, 0); err != nil {
+						return err
+					}
+					x.Format = wire.Some(v)
+					continue
 				}
 				x.Format = wire.Some(v)
 			}
@@ -13423,7 +13954,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "default")
+				if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Default = wire.Null[string]()
@@ -13432,7 +13966,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "default")
+						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+							return err
+						}
+						x.Default = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -13445,7 +13983,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[7] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "enum")
+				if err := d.Recover(wire.At(err, "enum"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Enum = wire.Null[[]string]()
@@ -13453,7 +13994,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "enum")
+						if err := d.Recover(wire.At(err, "enum"), start, 0); err != nil {
+							return err
+						}
+						x.Enum = wire.Some(v)
+						continue
 					}
 					s1 := make([]string, 0)
 					for i1 := 0; ; i1++ {
@@ -13468,7 +14013,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "enum")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "enum"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -13485,7 +14034,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[8] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "oneOf")
+				if err := d.Recover(wire.At(err, "oneOf"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.OneOf = wire.Null[[]EnumOption]()
@@ -13493,7 +14045,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				var v []EnumOption
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "oneOf")
+						if err := d.Recover(wire.At(err, "oneOf"), start, 0); err != nil {
+							return err
+						}
+						x.OneOf = wire.Some(v)
+						continue
 					}
 					s1 := make([]EnumOption, 0)
 					for i1 := 0; ; i1++ {
@@ -13506,7 +14062,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 						}
 						var e1 EnumOption
 						if err := e1.DecodeWire(d); err != nil {
-							return wire.At(wire.AtIndex(err, i1), "oneOf")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "oneOf"), start, 1); err != nil {
+								return err
+							}
+							s1 = append(s1, e1)
+							continue
 						}
 						s1 = append(s1, e1)
 					}
@@ -13522,7 +14082,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -13763,7 +14326,10 @@ func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "const")
+					if err := d.Recover(wire.At(err, "const"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Const = v0
 			}
@@ -13775,7 +14341,10 @@ func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "title")
+					if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Title = v0
 			}
@@ -13786,7 +14355,10 @@ func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -13795,7 +14367,11 @@ func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -13809,7 +14385,10 @@ func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -13838,7 +14417,7 @@ func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "title")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13925,7 +14504,10 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -13934,7 +14516,11 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -13947,7 +14533,10 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -13956,7 +14545,11 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -13969,7 +14562,10 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "minimum")
+				if err := d.Recover(wire.At(err, "minimum"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Minimum = wire.Null[float64]()
@@ -13978,7 +14574,11 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "minimum")
+						if err := d.Recover(wire.At(err, "minimum"), start, 0); err != nil {
+							return err
+						}
+						x.Minimum = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -13991,7 +14591,10 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "maximum")
+				if err := d.Recover(wire.At(err, "maximum"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Maximum = wire.Null[float64]()
@@ -14000,7 +14603,11 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "maximum")
+						if err := d.Recover(wire.At(err, "maximum"), start, 0); err != nil {
+							return err
+						}
+						x.Maximum = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -14013,7 +14620,10 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "default")
+				if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Default = wire.Null[float64]()
@@ -14022,7 +14632,11 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "default")
+						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+							return err
+						}
+						x.Default = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -14036,7 +14650,10 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -14171,7 +14788,10 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -14180,7 +14800,11 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -14193,7 +14817,10 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -14202,7 +14829,11 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -14215,7 +14846,10 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "minimum")
+				if err := d.Recover(wire.At(err, "minimum"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Minimum = wire.Null[int64]()
@@ -14224,7 +14858,11 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						return wire.At(err, "minimum")
+						if err := d.Recover(wire.At(err, "minimum"), start, 0); err != nil {
+							return err
+						}
+						x.Minimum = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -14237,7 +14875,10 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "maximum")
+				if err := d.Recover(wire.At(err, "maximum"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Maximum = wire.Null[int64]()
@@ -14246,7 +14887,11 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						return wire.At(err, "maximum")
+						if err := d.Recover(wire.At(err, "maximum"), start, 0); err != nil {
+							return err
+						}
+						x.Maximum = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -14259,7 +14904,10 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "default")
+				if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Default = wire.Null[int64]()
@@ -14268,7 +14916,11 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						return wire.At(err, "default")
+						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+							return err
+						}
+						x.Default = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -14282,7 +14934,10 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -14417,7 +15072,10 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -14426,7 +15084,11 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -14439,7 +15101,10 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -14448,7 +15113,11 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -14461,7 +15130,10 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "default")
+				if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Default = wire.Null[bool]()
@@ -14470,7 +15142,11 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "default")
+						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+							return err
+						}
+						x.Default = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -14484,7 +15160,10 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -14603,7 +15282,10 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -14612,7 +15294,11 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -14625,7 +15311,10 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -14634,7 +15323,11 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -14647,7 +15340,10 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "minItems")
+				if err := d.Recover(wire.At(err, "minItems"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MinItems = wire.Null[uint64]()
@@ -14656,7 +15352,11 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "minItems")
+						if err := d.Recover(wire.At(err, "minItems"), start, 0); err != nil {
+							return err
+						}
+						x.MinItems = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -14669,7 +15369,10 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "maxItems")
+				if err := d.Recover(wire.At(err, "maxItems"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MaxItems = wire.Null[uint64]()
@@ -14678,7 +15381,11 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "maxItems")
+						if err := d.Recover(wire.At(err, "maxItems"), start, 0); err != nil {
+							return err
+						}
+						x.MaxItems = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -14692,7 +15399,10 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeMultiSelectItems(d)
 				if err != nil {
-					return wire.At(err, "items")
+					if err := d.Recover(wire.At(err, "items"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Items = v0
 			}
@@ -14703,7 +15413,10 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "default")
+				if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Default = wire.Null[[]string]()
@@ -14711,7 +15424,11 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "default")
+						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+							return err
+						}
+						x.Default = wire.Some(v)
+						continue
 					}
 					s1 := make([]string, 0)
 					for i1 := 0; ; i1++ {
@@ -14726,7 +15443,11 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "default")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "default"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -14744,7 +15465,10 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -14770,7 +15494,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "items")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -15007,7 +15731,10 @@ func (x *StringMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "enum")
+					if err := d.Recover(wire.At(err, "enum"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -15022,7 +15749,11 @@ func (x *StringMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "enum")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "enum"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -15038,7 +15769,10 @@ func (x *StringMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -15064,7 +15798,7 @@ func (x *StringMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "enum")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -15143,7 +15877,10 @@ func (x *TitledMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "anyOf")
+					if err := d.Recover(wire.At(err, "anyOf"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]EnumOption, 0)
 				for i0 := 0; ; i0++ {
@@ -15156,7 +15893,11 @@ func (x *TitledMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 EnumOption
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "anyOf")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "anyOf"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -15170,7 +15911,10 @@ func (x *TitledMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -15196,7 +15940,7 @@ func (x *TitledMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "anyOf")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -15479,7 +16223,10 @@ func (x *Session) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "toolCallId":
 			if seen[1] {
@@ -15488,14 +16235,21 @@ func (x *Session) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ToolCallID = wire.Null[ToolCallID]()
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "toolCallId")
+					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+						return err
+					}
+					x.ToolCallID = wire.Some(v)
+					continue
 				}
 				x.ToolCallID = wire.Some(v)
 			}
@@ -15521,7 +16275,7 @@ func (x *Session) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -15596,7 +16350,10 @@ func (x *ElicitationFormModeRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "requestId")
+					if err := d.Recover(wire.At(err, "requestId"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RequestID = v0
 			}
@@ -15622,7 +16379,7 @@ func (x *ElicitationFormModeRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "requestId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -15695,10 +16452,16 @@ func (x *URL) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "mode")
+				if err := d.Recover(wire.At(err, "mode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "url" {
-				return wire.At(wire.ConstError(d.Offset(), "\"url\""), "mode")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"url\""), "mode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "message":
 			if seen[1] {
@@ -15708,7 +16471,10 @@ func (x *URL) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "message")
+					if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Message = v0
 			}
@@ -15720,7 +16486,10 @@ func (x *URL) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -15730,7 +16499,10 @@ func (x *URL) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.ElicitationID.DecodeWire(d); err != nil {
-				return wire.At(err, "elicitationId")
+				if err := d.Recover(wire.At(err, "elicitationId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "url":
 			if seen[4] {
@@ -15740,7 +16512,10 @@ func (x *URL) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "url")
+					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URL = v0
 			}
@@ -15775,7 +16550,7 @@ func (x *URL) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "url")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16075,7 +16850,10 @@ func (x *ElicitationURLModeSession) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "toolCallId":
 			if seen[1] {
@@ -16084,14 +16862,21 @@ func (x *ElicitationURLModeSession) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ToolCallID = wire.Null[ToolCallID]()
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "toolCallId")
+					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+						return err
+					}
+					x.ToolCallID = wire.Some(v)
+					continue
 				}
 				x.ToolCallID = wire.Some(v)
 			}
@@ -16117,7 +16902,7 @@ func (x *ElicitationURLModeSession) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16192,7 +16977,10 @@ func (x *ElicitationURLModeRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "requestId")
+					if err := d.Recover(wire.At(err, "requestId"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RequestID = v0
 			}
@@ -16218,7 +17006,7 @@ func (x *ElicitationURLModeRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "requestId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16288,7 +17076,10 @@ func (x *MessageMCPRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ServerID.DecodeWire(d); err != nil {
-				return wire.At(err, "serverId")
+				if err := d.Recover(wire.At(err, "serverId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "requestId":
 			if seen[1] {
@@ -16296,7 +17087,10 @@ func (x *MessageMCPRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.RequestID.DecodeWire(d); err != nil {
-				return wire.At(err, "requestId")
+				if err := d.Recover(wire.At(err, "requestId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "method":
 			if seen[2] {
@@ -16306,7 +17100,10 @@ func (x *MessageMCPRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -16318,7 +17115,10 @@ func (x *MessageMCPRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Params = v0
 			}
@@ -16330,7 +17130,10 @@ func (x *MessageMCPRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -16362,7 +17165,7 @@ func (x *MessageMCPRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16819,7 +17622,10 @@ func (x *Result) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -16829,7 +17635,10 @@ func (x *Result) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Result.DecodeWire(d); err != nil {
-				return wire.At(err, "result")
+				if err := d.Recover(wire.At(err, "result"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -16856,7 +17665,7 @@ func (x *Result) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "result")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -17528,7 +18337,10 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ProtocolVersion.DecodeWire(d); err != nil {
-				return wire.At(err, "protocolVersion")
+				if err := d.Recover(wire.At(err, "protocolVersion"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "agentCapabilities":
 			if seen[1] {
@@ -17538,7 +18350,11 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(AgentCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "agentCapabilities")
+					if err := d.Recover(wire.At(err, "agentCapabilities"), start, 0); err != nil {
+						return err
+					}
+					x.AgentCapabilities = v
+					continue
 				}
 				x.AgentCapabilities = v
 			}
@@ -17549,7 +18365,13 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "authMethods")
+					if err := d.Recover(wire.At(err, "authMethods"), start, 0); err != nil {
+						return err
+					}
+					if x.AuthMethods == nil {
+						x.AuthMethods = []AuthMethod{}
+					}
+					continue
 				}
 				s0 := make([]AuthMethod, 0)
 				for i0 := 0; ; i0++ {
@@ -17564,7 +18386,11 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeAuthMethod(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "authMethods")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "authMethods"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -17579,14 +18405,21 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "agentInfo")
+				if err := d.Recover(wire.At(err, "agentInfo"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.AgentInfo = wire.Null[Implementation]()
 			} else {
 				var v Implementation
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "agentInfo")
+					if err := d.Recover(wire.At(err, "agentInfo"), start, 0); err != nil {
+						return err
+					}
+					x.AgentInfo = wire.Some(v)
+					continue
 				}
 				x.AgentInfo = wire.Some(v)
 			}
@@ -17598,7 +18431,10 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -17624,7 +18460,7 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "protocolVersion")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -17777,7 +18613,11 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "loadSession")
+						if err := d.Recover(wire.At(err, "loadSession"), start, 0); err != nil {
+							return err
+						}
+						x.LoadSession = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -17791,7 +18631,11 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(PromptCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "promptCapabilities")
+					if err := d.Recover(wire.At(err, "promptCapabilities"), start, 0); err != nil {
+						return err
+					}
+					x.PromptCapabilities = v
+					continue
 				}
 				x.PromptCapabilities = v
 			}
@@ -17803,7 +18647,11 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(MCPCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "mcpCapabilities")
+					if err := d.Recover(wire.At(err, "mcpCapabilities"), start, 0); err != nil {
+						return err
+					}
+					x.MCPCapabilities = v
+					continue
 				}
 				x.MCPCapabilities = v
 			}
@@ -17815,7 +18663,11 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(SessionCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "sessionCapabilities")
+					if err := d.Recover(wire.At(err, "sessionCapabilities"), start, 0); err != nil {
+						return err
+					}
+					x.SessionCapabilities = v
+					continue
 				}
 				x.SessionCapabilities = v
 			}
@@ -17827,7 +18679,11 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(AgentAuthCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "auth")
+					if err := d.Recover(wire.At(err, "auth"), start, 0); err != nil {
+						return err
+					}
+					x.Auth = v
+					continue
 				}
 				x.Auth = v
 			}
@@ -17838,14 +18694,21 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "providers")
+				if err := d.Recover(wire.At(err, "providers"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Providers = wire.Null[ProvidersCapabilities]()
 			} else {
 				var v ProvidersCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "providers")
+					if err := d.Recover(wire.At(err, "providers"), start, 0); err != nil {
+						return err
+					}
+					x.Providers = wire.Some(v)
+					continue
 				}
 				x.Providers = wire.Some(v)
 			}
@@ -17857,7 +18720,10 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -18001,7 +18867,11 @@ func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "image")
+						if err := d.Recover(wire.At(err, "image"), start, 0); err != nil {
+							return err
+						}
+						x.Image = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -18017,7 +18887,11 @@ func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "audio")
+						if err := d.Recover(wire.At(err, "audio"), start, 0); err != nil {
+							return err
+						}
+						x.Audio = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -18033,7 +18907,11 @@ func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "embeddedContext")
+						if err := d.Recover(wire.At(err, "embeddedContext"), start, 0); err != nil {
+							return err
+						}
+						x.EmbeddedContext = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -18047,7 +18925,10 @@ func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -18155,7 +19036,11 @@ func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "http")
+						if err := d.Recover(wire.At(err, "http"), start, 0); err != nil {
+							return err
+						}
+						x.HTTP = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -18171,7 +19056,11 @@ func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "sse")
+						if err := d.Recover(wire.At(err, "sse"), start, 0); err != nil {
+							return err
+						}
+						x.SSE = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -18187,7 +19076,11 @@ func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "acp")
+						if err := d.Recover(wire.At(err, "acp"), start, 0); err != nil {
+							return err
+						}
+						x.ACP = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -18201,7 +19094,10 @@ func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -18306,14 +19202,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "list")
+				if err := d.Recover(wire.At(err, "list"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.List = wire.Null[SessionListCapabilities]()
 			} else {
 				var v SessionListCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "list")
+					if err := d.Recover(wire.At(err, "list"), start, 0); err != nil {
+						return err
+					}
+					x.List = wire.Some(v)
+					continue
 				}
 				x.List = wire.Some(v)
 			}
@@ -18324,14 +19227,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "delete")
+				if err := d.Recover(wire.At(err, "delete"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Delete = wire.Null[SessionDeleteCapabilities]()
 			} else {
 				var v SessionDeleteCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "delete")
+					if err := d.Recover(wire.At(err, "delete"), start, 0); err != nil {
+						return err
+					}
+					x.Delete = wire.Some(v)
+					continue
 				}
 				x.Delete = wire.Some(v)
 			}
@@ -18342,14 +19252,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "additionalDirectories")
+				if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.AdditionalDirectories = wire.Null[SessionAdditionalDirectoriesCapabilities]()
 			} else {
 				var v SessionAdditionalDirectoriesCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "additionalDirectories")
+					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						return err
+					}
+					x.AdditionalDirectories = wire.Some(v)
+					continue
 				}
 				x.AdditionalDirectories = wire.Some(v)
 			}
@@ -18360,14 +19277,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "systemPrompt")
+				if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.SystemPrompt = wire.Null[SessionSystemPromptCapabilities]()
 			} else {
 				var v SessionSystemPromptCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "systemPrompt")
+					if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+						return err
+					}
+					x.SystemPrompt = wire.Some(v)
+					continue
 				}
 				x.SystemPrompt = wire.Some(v)
 			}
@@ -18378,14 +19302,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "fork")
+				if err := d.Recover(wire.At(err, "fork"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Fork = wire.Null[SessionForkCapabilities]()
 			} else {
 				var v SessionForkCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "fork")
+					if err := d.Recover(wire.At(err, "fork"), start, 0); err != nil {
+						return err
+					}
+					x.Fork = wire.Some(v)
+					continue
 				}
 				x.Fork = wire.Some(v)
 			}
@@ -18396,14 +19327,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "archive")
+				if err := d.Recover(wire.At(err, "archive"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Archive = wire.Null[SessionArchiveCapabilities]()
 			} else {
 				var v SessionArchiveCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "archive")
+					if err := d.Recover(wire.At(err, "archive"), start, 0); err != nil {
+						return err
+					}
+					x.Archive = wire.Some(v)
+					continue
 				}
 				x.Archive = wire.Some(v)
 			}
@@ -18414,14 +19352,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "status")
+				if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Status = wire.Null[SessionStatusCapabilities]()
 			} else {
 				var v SessionStatusCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "status")
+					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+						return err
+					}
+					x.Status = wire.Some(v)
+					continue
 				}
 				x.Status = wire.Some(v)
 			}
@@ -18432,14 +19377,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[7] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[SessionTitleCapabilities]()
 			} else {
 				var v SessionTitleCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "title")
+					if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						return err
+					}
+					x.Title = wire.Some(v)
+					continue
 				}
 				x.Title = wire.Some(v)
 			}
@@ -18450,14 +19402,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[8] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "resume")
+				if err := d.Recover(wire.At(err, "resume"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Resume = wire.Null[SessionResumeCapabilities]()
 			} else {
 				var v SessionResumeCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "resume")
+					if err := d.Recover(wire.At(err, "resume"), start, 0); err != nil {
+						return err
+					}
+					x.Resume = wire.Some(v)
+					continue
 				}
 				x.Resume = wire.Some(v)
 			}
@@ -18468,14 +19427,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[9] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "close")
+				if err := d.Recover(wire.At(err, "close"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Close = wire.Null[SessionCloseCapabilities]()
 			} else {
 				var v SessionCloseCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "close")
+					if err := d.Recover(wire.At(err, "close"), start, 0); err != nil {
+						return err
+					}
+					x.Close = wire.Some(v)
+					continue
 				}
 				x.Close = wire.Some(v)
 			}
@@ -18487,7 +19453,10 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -18701,7 +19670,10 @@ func (x *SessionListCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -18795,7 +19767,10 @@ func (x *SessionDeleteCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -18889,7 +19864,10 @@ func (x *SessionAdditionalDirectoriesCapabilities) DecodeWire(d *wire.Decoder) e
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -18982,14 +19960,21 @@ func (x *SessionSystemPromptCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mode")
+				if err := d.Recover(wire.At(err, "mode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Mode = wire.Null[SessionSystemPromptModeCapabilities]()
 			} else {
 				var v SessionSystemPromptModeCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "mode")
+					if err := d.Recover(wire.At(err, "mode"), start, 0); err != nil {
+						return err
+					}
+					x.Mode = wire.Some(v)
+					continue
 				}
 				x.Mode = wire.Some(v)
 			}
@@ -19001,7 +19986,10 @@ func (x *SessionSystemPromptCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -19106,14 +20094,21 @@ func (x *SessionSystemPromptModeCapabilities) DecodeWire(d *wire.Decoder) error 
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "override")
+				if err := d.Recover(wire.At(err, "override"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Override = wire.Null[SessionSystemPromptOverrideCapabilities]()
 			} else {
 				var v SessionSystemPromptOverrideCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "override")
+					if err := d.Recover(wire.At(err, "override"), start, 0); err != nil {
+						return err
+					}
+					x.Override = wire.Some(v)
+					continue
 				}
 				x.Override = wire.Some(v)
 			}
@@ -19125,7 +20120,10 @@ func (x *SessionSystemPromptModeCapabilities) DecodeWire(d *wire.Decoder) error 
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -19231,7 +20229,10 @@ func (x *SessionSystemPromptOverrideCapabilities) DecodeWire(d *wire.Decoder) er
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -19325,7 +20326,10 @@ func (x *SessionForkCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -19419,7 +20423,10 @@ func (x *SessionArchiveCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -19513,7 +20520,10 @@ func (x *SessionStatusCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -19607,7 +20617,10 @@ func (x *SessionTitleCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -19701,7 +20714,10 @@ func (x *SessionResumeCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -19795,7 +20811,10 @@ func (x *SessionCloseCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -19888,14 +20907,21 @@ func (x *AgentAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "status")
+				if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Status = wire.Null[AuthStatusCapabilities]()
 			} else {
 				var v AuthStatusCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "status")
+					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+						return err
+					}
+					x.Status = wire.Some(v)
+					continue
 				}
 				x.Status = wire.Some(v)
 			}
@@ -19906,14 +20932,21 @@ func (x *AgentAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "logout")
+				if err := d.Recover(wire.At(err, "logout"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Logout = wire.Null[LogoutCapabilities]()
 			} else {
 				var v LogoutCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "logout")
+					if err := d.Recover(wire.At(err, "logout"), start, 0); err != nil {
+						return err
+					}
+					x.Logout = wire.Some(v)
+					continue
 				}
 				x.Logout = wire.Some(v)
 			}
@@ -19925,7 +20958,10 @@ func (x *AgentAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -20043,7 +21079,10 @@ func (x *AuthStatusCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -20137,7 +21176,10 @@ func (x *LogoutCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -20231,7 +21273,10 @@ func (x *ProvidersCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -20439,7 +21484,10 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
+				if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -20449,7 +21497,10 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -20460,7 +21511,10 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -20469,7 +21523,11 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -20482,7 +21540,13 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "args")
+					if err := d.Recover(wire.At(err, "args"), start, 0); err != nil {
+						return err
+					}
+					if x.Args == nil {
+						x.Args = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -20497,7 +21561,11 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "args")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "args"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -20512,7 +21580,13 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			{
 				if err := d.BeginObject(); err != nil {
-					return wire.At(err, "env")
+					if err := d.Recover(wire.At(err, "env"), start, 0); err != nil {
+						return err
+					}
+					if x.Env == nil {
+						x.Env = map[string]string{}
+					}
+					continue
 				}
 				m0 := make(map[string]string)
 				for {
@@ -20531,7 +21605,11 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.At(err, k0), "env")
+							if err := d.Recover(wire.At(wire.At(err, k0), "env"), start, 1); err != nil {
+								return err
+							}
+							m0[k0] = e0
+							continue
 						}
 						e0 = v1
 					}
@@ -20547,7 +21625,10 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -20576,7 +21657,7 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "name")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -20718,7 +21799,10 @@ func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
+				if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -20728,7 +21812,10 @@ func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -20739,7 +21826,10 @@ func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -20748,7 +21838,11 @@ func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -20762,7 +21856,10 @@ func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -20791,7 +21888,7 @@ func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "name")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -20916,7 +22013,10 @@ func (x *Implementation) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -20927,7 +22027,10 @@ func (x *Implementation) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -20936,7 +22039,11 @@ func (x *Implementation) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -20950,7 +22057,10 @@ func (x *Implementation) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "version")
+					if err := d.Recover(wire.At(err, "version"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Version = v0
 			}
@@ -20962,7 +22072,10 @@ func (x *Implementation) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -20991,7 +22104,7 @@ func (x *Implementation) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "version")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -21077,7 +22190,10 @@ func (x *AuthenticateResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -21170,7 +22286,10 @@ func (x *ListProvidersResponse) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "providers")
+					if err := d.Recover(wire.At(err, "providers"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]ProviderInfo, 0)
 				for i0 := 0; ; i0++ {
@@ -21183,7 +22302,11 @@ func (x *ListProvidersResponse) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 ProviderInfo
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "providers")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "providers"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -21197,7 +22320,10 @@ func (x *ListProvidersResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -21223,7 +22349,7 @@ func (x *ListProvidersResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "providers")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -21308,7 +22434,10 @@ func (x *ProviderInfo) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ProviderID.DecodeWire(d); err != nil {
-				return wire.At(err, "providerId")
+				if err := d.Recover(wire.At(err, "providerId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "supported":
 			if seen[1] {
@@ -21317,7 +22446,10 @@ func (x *ProviderInfo) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "supported")
+					if err := d.Recover(wire.At(err, "supported"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]LlmProtocol, 0)
 				for i0 := 0; ; i0++ {
@@ -21330,7 +22462,11 @@ func (x *ProviderInfo) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 LlmProtocol
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "supported")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "supported"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -21344,7 +22480,10 @@ func (x *ProviderInfo) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Bool()
 				if err != nil {
-					return wire.At(err, "required")
+					if err := d.Recover(wire.At(err, "required"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Required = v0
 			}
@@ -21355,14 +22494,21 @@ func (x *ProviderInfo) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "current")
+				if err := d.Recover(wire.At(err, "current"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Current = wire.Null[ProviderCurrentConfig]()
 			} else {
 				var v ProviderCurrentConfig
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "current")
+					if err := d.Recover(wire.At(err, "current"), start, 0); err != nil {
+						return err
+					}
+					x.Current = wire.Some(v)
+					continue
 				}
 				x.Current = wire.Some(v)
 			}
@@ -21374,7 +22520,10 @@ func (x *ProviderInfo) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -21406,7 +22555,7 @@ func (x *ProviderInfo) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "required")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -21601,7 +22750,10 @@ func (x *ProviderCurrentConfig) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.APIType.DecodeWire(d); err != nil {
-				return wire.At(err, "apiType")
+				if err := d.Recover(wire.At(err, "apiType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "baseUrl":
 			if seen[1] {
@@ -21611,7 +22763,10 @@ func (x *ProviderCurrentConfig) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "baseUrl")
+					if err := d.Recover(wire.At(err, "baseUrl"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.BaseURL = v0
 			}
@@ -21623,7 +22778,10 @@ func (x *ProviderCurrentConfig) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -21652,7 +22810,7 @@ func (x *ProviderCurrentConfig) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "baseUrl")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -21734,7 +22892,10 @@ func (x *SetProviderResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -21828,7 +22989,10 @@ func (x *DisableProviderResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -21922,7 +23086,10 @@ func (x *LogoutResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -22014,7 +23181,10 @@ func (x *AuthStatusResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.State.DecodeWire(d); err != nil {
-				return wire.At(err, "state")
+				if err := d.Recover(wire.At(err, "state"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "accounts":
 			if seen[1] {
@@ -22023,7 +23193,13 @@ func (x *AuthStatusResponse) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "accounts")
+					if err := d.Recover(wire.At(err, "accounts"), start, 0); err != nil {
+						return err
+					}
+					if x.Accounts == nil {
+						x.Accounts = []AuthAccount{}
+					}
+					continue
 				}
 				s0 := make([]AuthAccount, 0)
 				for i0 := 0; ; i0++ {
@@ -22036,7 +23212,11 @@ func (x *AuthStatusResponse) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 AuthAccount
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "accounts")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "accounts"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -22050,7 +23230,10 @@ func (x *AuthStatusResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -22076,7 +23259,7 @@ func (x *AuthStatusResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "state")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -22225,7 +23408,10 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "label")
+					if err := d.Recover(wire.At(err, "label"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Label = v0
 			}
@@ -22236,7 +23422,10 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "active")
+				if err := d.Recover(wire.At(err, "active"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Active = wire.Null[bool]()
@@ -22245,7 +23434,11 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "active")
+						if err := d.Recover(wire.At(err, "active"), start, 0); err != nil {
+							return err
+						}
+						x.Active = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -22258,7 +23451,10 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "name")
+				if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Name = wire.Null[string]()
@@ -22267,7 +23463,11 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "name")
+						if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+							return err
+						}
+						x.Name = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -22280,7 +23480,10 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "email")
+				if err := d.Recover(wire.At(err, "email"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Email = wire.Null[string]()
@@ -22289,7 +23492,11 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "email")
+						if err := d.Recover(wire.At(err, "email"), start, 0); err != nil {
+							return err
+						}
+						x.Email = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -22302,7 +23509,10 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "organization")
+				if err := d.Recover(wire.At(err, "organization"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Organization = wire.Null[string]()
@@ -22311,7 +23521,11 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "organization")
+						if err := d.Recover(wire.At(err, "organization"), start, 0); err != nil {
+							return err
+						}
+						x.Organization = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -22325,7 +23539,10 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -22351,7 +23568,7 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "label")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -22457,7 +23674,10 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "modes":
 			if seen[1] {
@@ -22466,14 +23686,21 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "modes")
+				if err := d.Recover(wire.At(err, "modes"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Modes = wire.Null[SessionModeState]()
 			} else {
 				var v SessionModeState
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "modes")
+					if err := d.Recover(wire.At(err, "modes"), start, 0); err != nil {
+						return err
+					}
+					x.Modes = wire.Some(v)
+					continue
 				}
 				x.Modes = wire.Some(v)
 			}
@@ -22484,7 +23711,10 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "configOptions")
+				if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ConfigOptions = wire.Null[[]SessionConfigOption]()
@@ -22492,7 +23722,11 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 				var v []SessionConfigOption
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "configOptions")
+						if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+							return err
+						}
+						x.ConfigOptions = wire.Some(v)
+						continue
 					}
 					s1 := make([]SessionConfigOption, 0)
 					for i1 := 0; ; i1++ {
@@ -22507,7 +23741,11 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeSessionConfigOption(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "configOptions")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "configOptions"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -22525,7 +23763,10 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -22551,7 +23792,7 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -22656,7 +23897,10 @@ func (x *SessionModeState) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.CurrentModeID.DecodeWire(d); err != nil {
-				return wire.At(err, "currentModeId")
+				if err := d.Recover(wire.At(err, "currentModeId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "availableModes":
 			if seen[1] {
@@ -22665,7 +23909,10 @@ func (x *SessionModeState) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "availableModes")
+					if err := d.Recover(wire.At(err, "availableModes"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]SessionMode, 0)
 				for i0 := 0; ; i0++ {
@@ -22678,7 +23925,11 @@ func (x *SessionModeState) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 SessionMode
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "availableModes")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "availableModes"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -22692,7 +23943,10 @@ func (x *SessionModeState) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -22721,7 +23975,7 @@ func (x *SessionModeState) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "availableModes")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -22848,7 +24102,10 @@ func (x *SessionMode) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
+				if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -22858,7 +24115,10 @@ func (x *SessionMode) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -22869,7 +24129,10 @@ func (x *SessionMode) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -22878,7 +24141,11 @@ func (x *SessionMode) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -22892,7 +24159,10 @@ func (x *SessionMode) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -22921,7 +24191,7 @@ func (x *SessionMode) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "name")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -23124,10 +24394,16 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "select" {
-				return wire.At(wire.ConstError(d.Offset(), "\"select\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"select\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "id":
 			if seen[1] {
@@ -23135,7 +24411,10 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
+				if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[2] {
@@ -23145,7 +24424,10 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -23156,7 +24438,10 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -23165,7 +24450,11 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -23178,14 +24467,21 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "category")
+				if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Category = wire.Null[SessionConfigOptionCategory]()
 			} else {
 				var v SessionConfigOptionCategory
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "category")
+					if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+						return err
+					}
+					x.Category = wire.Some(v)
+					continue
 				}
 				x.Category = wire.Some(v)
 			}
@@ -23197,7 +24493,10 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -23207,7 +24506,10 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[6] = true
 			if err := x.CurrentValue.DecodeWire(d); err != nil {
-				return wire.At(err, "currentValue")
+				if err := d.Recover(wire.At(err, "currentValue"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "options":
 			if seen[7] {
@@ -23217,7 +24519,10 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeSessionConfigSelectOptions(d)
 				if err != nil {
-					return wire.At(err, "options")
+					if err := d.Recover(wire.At(err, "options"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Options = v0
 			}
@@ -23255,7 +24560,7 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "options")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -23575,7 +24880,10 @@ func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Value.DecodeWire(d); err != nil {
-				return wire.At(err, "value")
+				if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -23585,7 +24893,10 @@ func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -23596,7 +24907,10 @@ func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -23605,7 +24919,11 @@ func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -23619,7 +24937,10 @@ func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -23648,7 +24969,7 @@ func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "name")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -23713,6 +25034,7 @@ func (SessionConfigSelectOptionsUngrouped) isSessionConfigSelectOptions() {}
 // DecodeWire decodes the value from d.
 func (x *SessionConfigSelectOptionsUngrouped) DecodeWire(d *wire.Decoder) error {
 	var v []SessionConfigSelectOption
+	start := d.Offset()
 	{
 		if err := d.BeginArray(); err != nil {
 			return err
@@ -23728,7 +25050,11 @@ func (x *SessionConfigSelectOptionsUngrouped) DecodeWire(d *wire.Decoder) error 
 			}
 			var e1 SessionConfigSelectOption
 			if err := e1.DecodeWire(d); err != nil {
-				return wire.AtIndex(err, i1)
+				if err := d.Recover(wire.AtIndex(err, i1), start, 0); err != nil {
+					return err
+				}
+				s1 = append(s1, e1)
+				continue
 			}
 			s1 = append(s1, e1)
 		}
@@ -23798,7 +25124,10 @@ func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Group.DecodeWire(d); err != nil {
-				return wire.At(err, "group")
+				if err := d.Recover(wire.At(err, "group"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -23808,7 +25137,10 @@ func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -23819,7 +25151,10 @@ func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "options")
+					if err := d.Recover(wire.At(err, "options"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]SessionConfigSelectOption, 0)
 				for i0 := 0; ; i0++ {
@@ -23832,7 +25167,11 @@ func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 SessionConfigSelectOption
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "options")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "options"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -23846,7 +25185,10 @@ func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -23878,7 +25220,7 @@ func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "options")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -23988,6 +25330,7 @@ func (SessionConfigSelectOptionsGrouped) isSessionConfigSelectOptions() {}
 // DecodeWire decodes the value from d.
 func (x *SessionConfigSelectOptionsGrouped) DecodeWire(d *wire.Decoder) error {
 	var v []SessionConfigSelectGroup
+	start := d.Offset()
 	{
 		if err := d.BeginArray(); err != nil {
 			return err
@@ -24003,7 +25346,11 @@ func (x *SessionConfigSelectOptionsGrouped) DecodeWire(d *wire.Decoder) error {
 			}
 			var e1 SessionConfigSelectGroup
 			if err := e1.DecodeWire(d); err != nil {
-				return wire.AtIndex(err, i1)
+				if err := d.Recover(wire.AtIndex(err, i1), start, 0); err != nil {
+					return err
+				}
+				s1 = append(s1, e1)
+				continue
 			}
 			s1 = append(s1, e1)
 		}
@@ -24076,10 +25423,16 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "boolean" {
-				return wire.At(wire.ConstError(d.Offset(), "\"boolean\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"boolean\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "id":
 			if seen[1] {
@@ -24087,7 +25440,10 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
+				if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[2] {
@@ -24097,7 +25453,10 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -24108,7 +25467,10 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -24117,7 +25479,11 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -24130,14 +25496,21 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "category")
+				if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Category = wire.Null[SessionConfigOptionCategory]()
 			} else {
 				var v SessionConfigOptionCategory
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "category")
+					if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+						return err
+					}
+					x.Category = wire.Some(v)
+					continue
 				}
 				x.Category = wire.Some(v)
 			}
@@ -24149,7 +25522,10 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -24161,7 +25537,10 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Bool()
 				if err != nil {
-					return wire.At(err, "currentValue")
+					if err := d.Recover(wire.At(err, "currentValue"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.CurrentValue = v0
 			}
@@ -24196,7 +25575,7 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "currentValue")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -24297,14 +25676,21 @@ func (x *LoadSessionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "modes")
+				if err := d.Recover(wire.At(err, "modes"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Modes = wire.Null[SessionModeState]()
 			} else {
 				var v SessionModeState
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "modes")
+					if err := d.Recover(wire.At(err, "modes"), start, 0); err != nil {
+						return err
+					}
+					x.Modes = wire.Some(v)
+					continue
 				}
 				x.Modes = wire.Some(v)
 			}
@@ -24315,7 +25701,10 @@ func (x *LoadSessionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "configOptions")
+				if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ConfigOptions = wire.Null[[]SessionConfigOption]()
@@ -24323,7 +25712,11 @@ func (x *LoadSessionResponse) DecodeWire(d *wire.Decoder) error {
 				var v []SessionConfigOption
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "configOptions")
+						if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+							return err
+						}
+						x.ConfigOptions = wire.Some(v)
+						continue
 					}
 					s1 := make([]SessionConfigOption, 0)
 					for i1 := 0; ; i1++ {
@@ -24338,7 +25731,11 @@ func (x *LoadSessionResponse) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeSessionConfigOption(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "configOptions")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "configOptions"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -24356,7 +25753,10 @@ func (x *LoadSessionResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -24480,7 +25880,10 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "sessions")
+					if err := d.Recover(wire.At(err, "sessions"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]SessionInfo, 0)
 				for i0 := 0; ; i0++ {
@@ -24493,7 +25896,11 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 SessionInfo
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "sessions")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "sessions"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -24506,7 +25913,10 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "nextCursor")
+				if err := d.Recover(wire.At(err, "nextCursor"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.NextCursor = wire.Null[string]()
@@ -24515,7 +25925,11 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "nextCursor")
+						if err := d.Recover(wire.At(err, "nextCursor"), start, 0); err != nil {
+							return err
+						}
+						x.NextCursor = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -24529,7 +25943,10 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -24555,7 +25972,7 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessions")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -24648,7 +26065,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "cwd":
 			if seen[1] {
@@ -24658,7 +26078,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "cwd")
+					if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Cwd = v0
 			}
@@ -24669,7 +26092,13 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "additionalDirectories")
+					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						return err
+					}
+					if x.AdditionalDirectories == nil {
+						x.AdditionalDirectories = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -24684,7 +26113,11 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "additionalDirectories"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -24699,7 +26132,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -24708,7 +26144,11 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -24721,7 +26161,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "updatedAt")
+				if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.UpdatedAt = wire.Null[string]()
@@ -24730,7 +26173,11 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "updatedAt")
+						if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+							return err
+						}
+						x.UpdatedAt = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -24743,7 +26190,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "archived")
+				if err := d.Recover(wire.At(err, "archived"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Archived = wire.Null[bool]()
@@ -24752,7 +26202,11 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "archived")
+						if err := d.Recover(wire.At(err, "archived"), start, 0); err != nil {
+							return err
+						}
+						x.Archived = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -24766,7 +26220,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -24795,7 +26252,7 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "cwd")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -24905,7 +26362,10 @@ func (x *DeleteSessionResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -24997,7 +26457,10 @@ func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "modes":
 			if seen[1] {
@@ -25006,14 +26469,21 @@ func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "modes")
+				if err := d.Recover(wire.At(err, "modes"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Modes = wire.Null[SessionModeState]()
 			} else {
 				var v SessionModeState
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "modes")
+					if err := d.Recover(wire.At(err, "modes"), start, 0); err != nil {
+						return err
+					}
+					x.Modes = wire.Some(v)
+					continue
 				}
 				x.Modes = wire.Some(v)
 			}
@@ -25024,7 +26494,10 @@ func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "configOptions")
+				if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ConfigOptions = wire.Null[[]SessionConfigOption]()
@@ -25032,7 +26505,11 @@ func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 				var v []SessionConfigOption
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "configOptions")
+						if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+							return err
+						}
+						x.ConfigOptions = wire.Some(v)
+						continue
 					}
 					s1 := make([]SessionConfigOption, 0)
 					for i1 := 0; ; i1++ {
@@ -25047,7 +26524,11 @@ func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeSessionConfigOption(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "configOptions")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "configOptions"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -25065,7 +26546,10 @@ func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -25091,7 +26575,7 @@ func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -25198,7 +26682,10 @@ func (x *ArchiveSessionResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -25292,7 +26779,10 @@ func (x *UnarchiveSessionResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -25384,7 +26874,10 @@ func (x *SessionStatusResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Status.DecodeWire(d); err != nil {
-				return wire.At(err, "status")
+				if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -25394,7 +26887,10 @@ func (x *SessionStatusResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -25420,7 +26916,7 @@ func (x *SessionStatusResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "status")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -25558,7 +27054,10 @@ func (x *SetSessionTitleResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "title")
+					if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Title = v0
 			}
@@ -25570,7 +27069,10 @@ func (x *SetSessionTitleResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -25596,7 +27098,7 @@ func (x *SetSessionTitleResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "title")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -25671,14 +27173,21 @@ func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "modes")
+				if err := d.Recover(wire.At(err, "modes"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Modes = wire.Null[SessionModeState]()
 			} else {
 				var v SessionModeState
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "modes")
+					if err := d.Recover(wire.At(err, "modes"), start, 0); err != nil {
+						return err
+					}
+					x.Modes = wire.Some(v)
+					continue
 				}
 				x.Modes = wire.Some(v)
 			}
@@ -25689,7 +27198,10 @@ func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "configOptions")
+				if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ConfigOptions = wire.Null[[]SessionConfigOption]()
@@ -25697,7 +27209,11 @@ func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
 				var v []SessionConfigOption
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "configOptions")
+						if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+							return err
+						}
+						x.ConfigOptions = wire.Some(v)
+						continue
 					}
 					s1 := make([]SessionConfigOption, 0)
 					for i1 := 0; ; i1++ {
@@ -25712,7 +27228,11 @@ func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeSessionConfigOption(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "configOptions")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "configOptions"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -25730,7 +27250,10 @@ func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -25855,7 +27378,10 @@ func (x *CloseSessionResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -25949,7 +27475,10 @@ func (x *SetSessionModeResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -26042,7 +27571,10 @@ func (x *SetSessionConfigOptionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "configOptions")
+					if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]SessionConfigOption, 0)
 				for i0 := 0; ; i0++ {
@@ -26057,7 +27589,11 @@ func (x *SetSessionConfigOptionResponse) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeSessionConfigOption(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "configOptions")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "configOptions"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -26073,7 +27609,10 @@ func (x *SetSessionConfigOptionResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -26099,7 +27638,7 @@ func (x *SetSessionConfigOptionResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "configOptions")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -26184,7 +27723,10 @@ func (x *PromptResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.StopReason.DecodeWire(d); err != nil {
-				return wire.At(err, "stopReason")
+				if err := d.Recover(wire.At(err, "stopReason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "usage":
 			if seen[1] {
@@ -26193,14 +27735,21 @@ func (x *PromptResponse) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "usage")
+				if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Usage = wire.Null[Usage]()
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
+					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+						return err
+					}
+					x.Usage = wire.Some(v)
+					continue
 				}
 				x.Usage = wire.Some(v)
 			}
@@ -26212,7 +27761,10 @@ func (x *PromptResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -26238,7 +27790,7 @@ func (x *PromptResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "stopReason")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -26397,7 +27949,10 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "totalTokens")
+					if err := d.Recover(wire.At(err, "totalTokens"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.TotalTokens = v0
 			}
@@ -26409,7 +27964,10 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "inputTokens")
+					if err := d.Recover(wire.At(err, "inputTokens"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.InputTokens = v0
 			}
@@ -26421,7 +27979,10 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "outputTokens")
+					if err := d.Recover(wire.At(err, "outputTokens"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.OutputTokens = v0
 			}
@@ -26432,7 +27993,10 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "thoughtTokens")
+				if err := d.Recover(wire.At(err, "thoughtTokens"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ThoughtTokens = wire.Null[uint64]()
@@ -26441,7 +28005,11 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "thoughtTokens")
+						if err := d.Recover(wire.At(err, "thoughtTokens"), start, 0); err != nil {
+							return err
+						}
+						x.ThoughtTokens = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -26454,7 +28022,10 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cachedReadTokens")
+				if err := d.Recover(wire.At(err, "cachedReadTokens"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.CachedReadTokens = wire.Null[uint64]()
@@ -26463,7 +28034,11 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "cachedReadTokens")
+						if err := d.Recover(wire.At(err, "cachedReadTokens"), start, 0); err != nil {
+							return err
+						}
+						x.CachedReadTokens = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -26476,7 +28051,10 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cachedWriteTokens")
+				if err := d.Recover(wire.At(err, "cachedWriteTokens"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.CachedWriteTokens = wire.Null[uint64]()
@@ -26485,7 +28063,11 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "cachedWriteTokens")
+						if err := d.Recover(wire.At(err, "cachedWriteTokens"), start, 0); err != nil {
+							return err
+						}
+						x.CachedWriteTokens = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -26499,7 +28081,10 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -26531,7 +28116,7 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "outputTokens")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -26677,7 +28262,10 @@ func (x *AgentResponseError) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -26687,7 +28275,10 @@ func (x *AgentResponseError) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Error.DecodeWire(d); err != nil {
-				return wire.At(err, "error")
+				if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -26714,7 +28305,7 @@ func (x *AgentResponseError) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "error")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -26790,7 +28381,10 @@ func (x *Error) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Code.DecodeWire(d); err != nil {
-				return wire.At(err, "code")
+				if err := d.Recover(wire.At(err, "code"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "message":
 			if seen[1] {
@@ -26800,7 +28394,10 @@ func (x *Error) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "message")
+					if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Message = v0
 			}
@@ -26812,7 +28409,10 @@ func (x *Error) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "data")
+					if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Data = v0
 			}
@@ -26841,7 +28441,7 @@ func (x *Error) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "message")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -26984,7 +28584,10 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -26995,7 +28598,10 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "params")
+				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Params = wire.Null[AgentNotificationParams]()
@@ -27004,7 +28610,11 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeAgentNotificationParams(d)
 					if err != nil {
-						return wire.At(err, "params")
+						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+							return err
+						}
+						x.Params = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -27032,7 +28642,7 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -27341,7 +28951,10 @@ func (x *AgentNotificationParamsSessionNotification) DecodeWire(d *wire.Decoder)
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "update":
 			if seen[1] {
@@ -27351,7 +28964,10 @@ func (x *AgentNotificationParamsSessionNotification) DecodeWire(d *wire.Decoder)
 			{
 				v0, err := DecodeSessionUpdate(d)
 				if err != nil {
-					return wire.At(err, "update")
+					if err := d.Recover(wire.At(err, "update"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Update = v0
 			}
@@ -27363,7 +28979,10 @@ func (x *AgentNotificationParamsSessionNotification) DecodeWire(d *wire.Decoder)
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -27392,7 +29011,7 @@ func (x *AgentNotificationParamsSessionNotification) DecodeWire(d *wire.Decoder)
 		missing = append(missing, "update")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -27944,7 +29563,10 @@ func (x *ContentChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeContentBlock(d)
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -27955,14 +29577,21 @@ func (x *ContentChunk) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "messageId")
+				if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MessageID = wire.Null[MessageID]()
 			} else {
 				var v MessageID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "messageId")
+					if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+						return err
+					}
+					x.MessageID = wire.Some(v)
+					continue
 				}
 				x.MessageID = wire.Some(v)
 			}
@@ -27974,7 +29603,10 @@ func (x *ContentChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -28000,7 +29632,7 @@ func (x *ContentChunk) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -28283,7 +29915,10 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ToolCallID.DecodeWire(d); err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "title":
 			if seen[1] {
@@ -28293,7 +29928,10 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "title")
+					if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Title = v0
 			}
@@ -28304,7 +29942,10 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "name")
+				if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Name = wire.Null[string]()
@@ -28313,7 +29954,11 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "name")
+						if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+							return err
+						}
+						x.Name = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -28327,7 +29972,11 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(ToolKind)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "kind")
+					if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+						return err
+					}
+					x.Kind = v
+					continue
 				}
 				x.Kind = v
 			}
@@ -28339,7 +29988,11 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(ToolCallStatus)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "status")
+					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+						return err
+					}
+					x.Status = v
+					continue
 				}
 				x.Status = v
 			}
@@ -28350,7 +30003,13 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					if x.Content == nil {
+						x.Content = []ToolCallContent{}
+					}
+					continue
 				}
 				s0 := make([]ToolCallContent, 0)
 				for i0 := 0; ; i0++ {
@@ -28365,7 +30024,11 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeToolCallContent(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "content")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "content"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -28380,7 +30043,13 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "locations")
+					if err := d.Recover(wire.At(err, "locations"), start, 0); err != nil {
+						return err
+					}
+					if x.Locations == nil {
+						x.Locations = []ToolCallLocation{}
+					}
+					continue
 				}
 				s0 := make([]ToolCallLocation, 0)
 				for i0 := 0; ; i0++ {
@@ -28393,7 +30062,11 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 ToolCallLocation
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "locations")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "locations"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -28407,7 +30080,10 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "rawInput")
+					if err := d.Recover(wire.At(err, "rawInput"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RawInput = v0
 			}
@@ -28419,7 +30095,10 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "rawOutput")
+					if err := d.Recover(wire.At(err, "rawOutput"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RawOutput = v0
 			}
@@ -28431,7 +30110,10 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -28460,7 +30142,7 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "title")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -28601,7 +30283,10 @@ func (x *Plan) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "entries")
+					if err := d.Recover(wire.At(err, "entries"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]PlanEntry, 0)
 				for i0 := 0; ; i0++ {
@@ -28614,7 +30299,11 @@ func (x *Plan) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 PlanEntry
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "entries")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "entries"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -28628,7 +30317,10 @@ func (x *Plan) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -28654,7 +30346,7 @@ func (x *Plan) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "entries")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -28741,7 +30433,10 @@ func (x *PlanEntry) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -28751,7 +30446,10 @@ func (x *PlanEntry) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Priority.DecodeWire(d); err != nil {
-				return wire.At(err, "priority")
+				if err := d.Recover(wire.At(err, "priority"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "status":
 			if seen[2] {
@@ -28759,7 +30457,10 @@ func (x *PlanEntry) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Status.DecodeWire(d); err != nil {
-				return wire.At(err, "status")
+				if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[3] {
@@ -28769,7 +30470,10 @@ func (x *PlanEntry) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -28801,7 +30505,7 @@ func (x *PlanEntry) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "status")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -28999,7 +30703,10 @@ func (x *PlanUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodePlanUpdateContent(d)
 				if err != nil {
-					return wire.At(err, "plan")
+					if err := d.Recover(wire.At(err, "plan"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Plan = v0
 			}
@@ -29011,7 +30718,10 @@ func (x *PlanUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -29037,7 +30747,7 @@ func (x *PlanUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "plan")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -29266,7 +30976,10 @@ func (x *PlanItems) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.PlanID.DecodeWire(d); err != nil {
-				return wire.At(err, "planId")
+				if err := d.Recover(wire.At(err, "planId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "entries":
 			if seen[1] {
@@ -29275,7 +30988,10 @@ func (x *PlanItems) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "entries")
+					if err := d.Recover(wire.At(err, "entries"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]PlanEntry, 0)
 				for i0 := 0; ; i0++ {
@@ -29288,7 +31004,11 @@ func (x *PlanItems) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 PlanEntry
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "entries")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "entries"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -29302,7 +31022,10 @@ func (x *PlanItems) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -29331,7 +31054,7 @@ func (x *PlanItems) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "entries")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -29460,7 +31183,10 @@ func (x *PlanFile) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.PlanID.DecodeWire(d); err != nil {
-				return wire.At(err, "planId")
+				if err := d.Recover(wire.At(err, "planId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "uri":
 			if seen[1] {
@@ -29470,7 +31196,10 @@ func (x *PlanFile) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "uri")
+					if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URI = v0
 			}
@@ -29482,7 +31211,10 @@ func (x *PlanFile) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -29511,7 +31243,7 @@ func (x *PlanFile) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "uri")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -29589,7 +31321,10 @@ func (x *PlanMarkdown) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.PlanID.DecodeWire(d); err != nil {
-				return wire.At(err, "planId")
+				if err := d.Recover(wire.At(err, "planId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[1] {
@@ -29599,7 +31334,10 @@ func (x *PlanMarkdown) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -29611,7 +31349,10 @@ func (x *PlanMarkdown) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -29640,7 +31381,7 @@ func (x *PlanMarkdown) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -29718,7 +31459,10 @@ func (x *PlanRemoved) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.PlanID.DecodeWire(d); err != nil {
-				return wire.At(err, "planId")
+				if err := d.Recover(wire.At(err, "planId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -29728,7 +31472,10 @@ func (x *PlanRemoved) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -29754,7 +31501,7 @@ func (x *PlanRemoved) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "planId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -29831,7 +31578,10 @@ func (x *AvailableCommandsUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "availableCommands")
+					if err := d.Recover(wire.At(err, "availableCommands"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]AvailableCommand, 0)
 				for i0 := 0; ; i0++ {
@@ -29844,7 +31594,11 @@ func (x *AvailableCommandsUpdate) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 AvailableCommand
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "availableCommands")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "availableCommands"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -29858,7 +31612,10 @@ func (x *AvailableCommandsUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -29884,7 +31641,7 @@ func (x *AvailableCommandsUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "availableCommands")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -29971,7 +31728,10 @@ func (x *AvailableCommand) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -29983,7 +31743,10 @@ func (x *AvailableCommand) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "description")
+					if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Description = v0
 			}
@@ -29994,14 +31757,21 @@ func (x *AvailableCommand) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "input")
+				if err := d.Recover(wire.At(err, "input"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Input = wire.Null[AvailableCommandInput]()
 			} else {
 				var v AvailableCommandInput
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "input")
+					if err := d.Recover(wire.At(err, "input"), start, 0); err != nil {
+						return err
+					}
+					x.Input = wire.Some(v)
+					continue
 				}
 				x.Input = wire.Some(v)
 			}
@@ -30013,7 +31783,10 @@ func (x *AvailableCommand) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -30042,7 +31815,7 @@ func (x *AvailableCommand) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "description")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -30132,7 +31905,10 @@ func (x *UnstructuredCommandInput) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "hint")
+					if err := d.Recover(wire.At(err, "hint"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Hint = v0
 			}
@@ -30144,7 +31920,10 @@ func (x *UnstructuredCommandInput) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -30170,7 +31949,7 @@ func (x *UnstructuredCommandInput) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "hint")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -30246,7 +32025,10 @@ func (x *CurrentModeUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.CurrentModeID.DecodeWire(d); err != nil {
-				return wire.At(err, "currentModeId")
+				if err := d.Recover(wire.At(err, "currentModeId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -30256,7 +32038,10 @@ func (x *CurrentModeUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -30282,7 +32067,7 @@ func (x *CurrentModeUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "currentModeId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -30359,7 +32144,10 @@ func (x *ConfigOptionUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "configOptions")
+					if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]SessionConfigOption, 0)
 				for i0 := 0; ; i0++ {
@@ -30374,7 +32162,11 @@ func (x *ConfigOptionUpdate) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeSessionConfigOption(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "configOptions")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "configOptions"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -30390,7 +32182,10 @@ func (x *ConfigOptionUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -30416,7 +32211,7 @@ func (x *ConfigOptionUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "configOptions")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -30504,7 +32299,10 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -30513,7 +32311,11 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -30526,7 +32328,10 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "updatedAt")
+				if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.UpdatedAt = wire.Null[string]()
@@ -30535,7 +32340,11 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "updatedAt")
+						if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+							return err
+						}
+						x.UpdatedAt = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -30549,7 +32358,10 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -30661,7 +32473,10 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "used")
+					if err := d.Recover(wire.At(err, "used"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Used = v0
 			}
@@ -30673,7 +32488,10 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "size")
+					if err := d.Recover(wire.At(err, "size"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Size = v0
 			}
@@ -30684,14 +32502,21 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cost")
+				if err := d.Recover(wire.At(err, "cost"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cost = wire.Null[Cost]()
 			} else {
 				var v Cost
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "cost")
+					if err := d.Recover(wire.At(err, "cost"), start, 0); err != nil {
+						return err
+					}
+					x.Cost = wire.Some(v)
+					continue
 				}
 				x.Cost = wire.Some(v)
 			}
@@ -30703,7 +32528,10 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -30732,7 +32560,7 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "size")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -30822,7 +32650,10 @@ func (x *Cost) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Float64()
 				if err != nil {
-					return wire.At(err, "amount")
+					if err := d.Recover(wire.At(err, "amount"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Amount = v0
 			}
@@ -30834,7 +32665,10 @@ func (x *Cost) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "currency")
+					if err := d.Recover(wire.At(err, "currency"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Currency = v0
 			}
@@ -30846,7 +32680,10 @@ func (x *Cost) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -30875,7 +32712,7 @@ func (x *Cost) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "currency")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -30953,7 +32790,10 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Severity.DecodeWire(d); err != nil {
-				return wire.At(err, "severity")
+				if err := d.Recover(wire.At(err, "severity"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "title":
 			if seen[1] {
@@ -30963,7 +32803,10 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "title")
+					if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Title = v0
 			}
@@ -30974,7 +32817,10 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -30983,7 +32829,11 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -30997,7 +32847,10 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -31026,7 +32879,7 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "title")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -31172,7 +33025,10 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.CompactionID.DecodeWire(d); err != nil {
-				return wire.At(err, "compactionId")
+				if err := d.Recover(wire.At(err, "compactionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "status":
 			if seen[1] {
@@ -31180,7 +33036,10 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Status.DecodeWire(d); err != nil {
-				return wire.At(err, "status")
+				if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "summary":
 			if seen[2] {
@@ -31189,7 +33048,10 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "summary")
+				if err := d.Recover(wire.At(err, "summary"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Summary = wire.Null[[]ContentBlock]()
@@ -31197,7 +33059,11 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "summary")
+						if err := d.Recover(wire.At(err, "summary"), start, 0); err != nil {
+							return err
+						}
+						x.Summary = wire.Some(v)
+						continue
 					}
 					s1 := make([]ContentBlock, 0)
 					for i1 := 0; ; i1++ {
@@ -31212,7 +33078,11 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeContentBlock(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "summary")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "summary"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -31229,7 +33099,10 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "error")
+				if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Error = wire.Null[string]()
@@ -31238,7 +33111,11 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "error")
+						if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+							return err
+						}
+						x.Error = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -31252,7 +33129,10 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -31281,7 +33161,7 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "status")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -31482,7 +33362,10 @@ func (x *CompactionSummaryChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.CompactionID.DecodeWire(d); err != nil {
-				return wire.At(err, "compactionId")
+				if err := d.Recover(wire.At(err, "compactionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[1] {
@@ -31492,7 +33375,10 @@ func (x *CompactionSummaryChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeContentBlock(d)
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -31504,7 +33390,10 @@ func (x *CompactionSummaryChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -31533,7 +33422,7 @@ func (x *CompactionSummaryChunk) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -31617,7 +33506,10 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "title":
 			if seen[1] {
@@ -31626,7 +33518,10 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -31635,7 +33530,11 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -31648,7 +33547,10 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -31657,7 +33559,11 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -31670,14 +33576,21 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "capabilities")
+				if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Capabilities = wire.Null[SubagentSessionCapabilities]()
 			} else {
 				var v SubagentSessionCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "capabilities")
+					if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+						return err
+					}
+					x.Capabilities = wire.Some(v)
+					continue
 				}
 				x.Capabilities = wire.Some(v)
 			}
@@ -31688,7 +33601,10 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "state")
+				if err := d.Recover(wire.At(err, "state"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.State = wire.Null[StateUpdate]()
@@ -31697,7 +33613,11 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeStateUpdate(d)
 					if err != nil {
-						return wire.At(err, "state")
+						if err := d.Recover(wire.At(err, "state"), start, 0); err != nil {
+							return err
+						}
+						x.State = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -31710,7 +33630,10 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cwd")
+				if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cwd = wire.Null[string]()
@@ -31719,7 +33642,11 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "cwd")
+						if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+							return err
+						}
+						x.Cwd = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -31732,7 +33659,10 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "additionalDirectories")
+				if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.AdditionalDirectories = wire.Null[[]string]()
@@ -31740,7 +33670,11 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "additionalDirectories")
+						if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+							return err
+						}
+						x.AdditionalDirectories = wire.Some(v)
+						continue
 					}
 					s1 := make([]string, 0)
 					for i1 := 0; ; i1++ {
@@ -31755,7 +33689,11 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "additionalDirectories")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "additionalDirectories"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -31773,7 +33711,10 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -31799,7 +33740,7 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -31934,14 +33875,21 @@ func (x *SubagentSessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cancel")
+				if err := d.Recover(wire.At(err, "cancel"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cancel = wire.Null[SessionCancelCapabilities]()
 			} else {
 				var v SessionCancelCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "cancel")
+					if err := d.Recover(wire.At(err, "cancel"), start, 0); err != nil {
+						return err
+					}
+					x.Cancel = wire.Some(v)
+					continue
 				}
 				x.Cancel = wire.Some(v)
 			}
@@ -31953,7 +33901,10 @@ func (x *SubagentSessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -32059,7 +34010,10 @@ func (x *SessionCancelCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -32314,7 +34268,10 @@ func (x *RunningStateUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -32409,10 +34366,16 @@ func (x *Idle) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "state")
+				if err := d.Recover(wire.At(err, "state"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "idle" {
-				return wire.At(wire.ConstError(d.Offset(), "\"idle\""), "state")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"idle\""), "state"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "usage":
 			if seen[1] {
@@ -32421,14 +34384,21 @@ func (x *Idle) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "usage")
+				if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Usage = wire.Null[Usage]()
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
+					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+						return err
+					}
+					x.Usage = wire.Some(v)
+					continue
 				}
 				x.Usage = wire.Some(v)
 			}
@@ -32440,7 +34410,10 @@ func (x *Idle) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -32451,7 +34424,10 @@ func (x *Idle) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "stopReason")
+				if err := d.Recover(wire.At(err, "stopReason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.StopReason = wire.Null[string]()
@@ -32460,7 +34436,11 @@ func (x *Idle) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "stopReason")
+						if err := d.Recover(wire.At(err, "stopReason"), start, 0); err != nil {
+							return err
+						}
+						x.StopReason = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -32488,7 +34468,7 @@ func (x *Idle) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "state")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -32782,10 +34762,16 @@ func (x *EndTurn) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "stopReason")
+				if err := d.Recover(wire.At(err, "stopReason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "end_turn" {
-				return wire.At(wire.ConstError(d.Offset(), "\"end_turn\""), "stopReason")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"end_turn\""), "stopReason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "usage":
 			if seen[1] {
@@ -32794,14 +34780,21 @@ func (x *EndTurn) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "usage")
+				if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Usage = wire.Null[Usage]()
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
+					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+						return err
+					}
+					x.Usage = wire.Some(v)
+					continue
 				}
 				x.Usage = wire.Some(v)
 			}
@@ -32813,7 +34806,10 @@ func (x *EndTurn) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -32839,7 +34835,7 @@ func (x *EndTurn) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "stopReason")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -32928,10 +34924,16 @@ func (x *MaxTokens) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "stopReason")
+				if err := d.Recover(wire.At(err, "stopReason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "max_tokens" {
-				return wire.At(wire.ConstError(d.Offset(), "\"max_tokens\""), "stopReason")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"max_tokens\""), "stopReason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "usage":
 			if seen[1] {
@@ -32940,14 +34942,21 @@ func (x *MaxTokens) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "usage")
+				if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Usage = wire.Null[Usage]()
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
+					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+						return err
+					}
+					x.Usage = wire.Some(v)
+					continue
 				}
 				x.Usage = wire.Some(v)
 			}
@@ -32959,7 +34968,10 @@ func (x *MaxTokens) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -32985,7 +34997,7 @@ func (x *MaxTokens) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "stopReason")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -33074,10 +35086,16 @@ func (x *MaxTurnRequests) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "stopReason")
+				if err := d.Recover(wire.At(err, "stopReason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "max_turn_requests" {
-				return wire.At(wire.ConstError(d.Offset(), "\"max_turn_requests\""), "stopReason")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"max_turn_requests\""), "stopReason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "usage":
 			if seen[1] {
@@ -33086,14 +35104,21 @@ func (x *MaxTurnRequests) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "usage")
+				if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Usage = wire.Null[Usage]()
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
+					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+						return err
+					}
+					x.Usage = wire.Some(v)
+					continue
 				}
 				x.Usage = wire.Some(v)
 			}
@@ -33105,7 +35130,10 @@ func (x *MaxTurnRequests) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -33131,7 +35159,7 @@ func (x *MaxTurnRequests) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "stopReason")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -33220,10 +35248,16 @@ func (x *Refusal) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "stopReason")
+				if err := d.Recover(wire.At(err, "stopReason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "refusal" {
-				return wire.At(wire.ConstError(d.Offset(), "\"refusal\""), "stopReason")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"refusal\""), "stopReason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "usage":
 			if seen[1] {
@@ -33232,14 +35266,21 @@ func (x *Refusal) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "usage")
+				if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Usage = wire.Null[Usage]()
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
+					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+						return err
+					}
+					x.Usage = wire.Some(v)
+					continue
 				}
 				x.Usage = wire.Some(v)
 			}
@@ -33251,7 +35292,10 @@ func (x *Refusal) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -33277,7 +35321,7 @@ func (x *Refusal) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "stopReason")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -33366,10 +35410,16 @@ func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "stopReason")
+				if err := d.Recover(wire.At(err, "stopReason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "cancelled" {
-				return wire.At(wire.ConstError(d.Offset(), "\"cancelled\""), "stopReason")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"cancelled\""), "stopReason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "usage":
 			if seen[1] {
@@ -33378,14 +35428,21 @@ func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "usage")
+				if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Usage = wire.Null[Usage]()
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
+					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+						return err
+					}
+					x.Usage = wire.Some(v)
+					continue
 				}
 				x.Usage = wire.Some(v)
 			}
@@ -33397,7 +35454,10 @@ func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -33423,7 +35483,7 @@ func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "stopReason")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -33512,10 +35572,16 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "stopReason")
+				if err := d.Recover(wire.At(err, "stopReason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "error" {
-				return wire.At(wire.ConstError(d.Offset(), "\"error\""), "stopReason")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"error\""), "stopReason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "usage":
 			if seen[1] {
@@ -33524,14 +35590,21 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "usage")
+				if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Usage = wire.Null[Usage]()
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
+					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+						return err
+					}
+					x.Usage = wire.Some(v)
+					continue
 				}
 				x.Usage = wire.Some(v)
 			}
@@ -33543,7 +35616,10 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -33554,14 +35630,21 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "error")
+				if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Error = wire.Null[Error]()
 			} else {
 				var v Error
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "error")
+					if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+						return err
+					}
+					x.Error = wire.Some(v)
+					continue
 				}
 				x.Error = wire.Some(v)
 			}
@@ -33587,7 +35670,7 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "stopReason")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -33688,14 +35771,21 @@ func (x *None) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "usage")
+				if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Usage = wire.Null[Usage]()
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
+					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+						return err
+					}
+					x.Usage = wire.Some(v)
+					continue
 				}
 				x.Usage = wire.Some(v)
 			}
@@ -33707,7 +35797,10 @@ func (x *None) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -33815,7 +35908,10 @@ func (x *RequiresActionStateUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -33911,7 +36007,10 @@ func (x *UnknownStateUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -34005,7 +36104,10 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.MessageID.DecodeWire(d); err != nil {
-				return wire.At(err, "messageId")
+				if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "senderSessionId":
 			if seen[1] {
@@ -34014,14 +36116,21 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "senderSessionId")
+				if err := d.Recover(wire.At(err, "senderSessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.SenderSessionID = wire.Null[SessionID]()
 			} else {
 				var v SessionID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "senderSessionId")
+					if err := d.Recover(wire.At(err, "senderSessionId"), start, 0); err != nil {
+						return err
+					}
+					x.SenderSessionID = wire.Some(v)
+					continue
 				}
 				x.SenderSessionID = wire.Some(v)
 			}
@@ -34032,14 +36141,21 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "recipientSessionId")
+				if err := d.Recover(wire.At(err, "recipientSessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.RecipientSessionID = wire.Null[SessionID]()
 			} else {
 				var v SessionID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "recipientSessionId")
+					if err := d.Recover(wire.At(err, "recipientSessionId"), start, 0); err != nil {
+						return err
+					}
+					x.RecipientSessionID = wire.Some(v)
+					continue
 				}
 				x.RecipientSessionID = wire.Some(v)
 			}
@@ -34050,14 +36166,21 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "senderMessageId")
+				if err := d.Recover(wire.At(err, "senderMessageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.SenderMessageID = wire.Null[MessageID]()
 			} else {
 				var v MessageID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "senderMessageId")
+					if err := d.Recover(wire.At(err, "senderMessageId"), start, 0); err != nil {
+						return err
+					}
+					x.SenderMessageID = wire.Some(v)
+					continue
 				}
 				x.SenderMessageID = wire.Some(v)
 			}
@@ -34068,14 +36191,21 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "recipientMessageId")
+				if err := d.Recover(wire.At(err, "recipientMessageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.RecipientMessageID = wire.Null[MessageID]()
 			} else {
 				var v MessageID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "recipientMessageId")
+					if err := d.Recover(wire.At(err, "recipientMessageId"), start, 0); err != nil {
+						return err
+					}
+					x.RecipientMessageID = wire.Some(v)
+					continue
 				}
 				x.RecipientMessageID = wire.Some(v)
 			}
@@ -34086,7 +36216,10 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "content")
+				if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Content = wire.Null[[]ContentBlock]()
@@ -34094,7 +36227,11 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 				var v []ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "content")
+						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+							return err
+						}
+						x.Content = wire.Some(v)
+						continue
 					}
 					s1 := make([]ContentBlock, 0)
 					for i1 := 0; ; i1++ {
@@ -34109,7 +36246,11 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeContentBlock(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "content")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -34127,7 +36268,10 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -34153,7 +36297,7 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "messageId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -34280,7 +36424,10 @@ func (x *SessionMessageChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.MessageID.DecodeWire(d); err != nil {
-				return wire.At(err, "messageId")
+				if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[1] {
@@ -34290,7 +36437,10 @@ func (x *SessionMessageChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeContentBlock(d)
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -34302,7 +36452,10 @@ func (x *SessionMessageChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -34331,7 +36484,7 @@ func (x *SessionMessageChunk) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -34415,7 +36568,10 @@ func (x *AgentNotificationParamsCompleteElicitationNotification) DecodeWire(d *w
 			}
 			seen[0] = true
 			if err := x.ElicitationID.DecodeWire(d); err != nil {
-				return wire.At(err, "elicitationId")
+				if err := d.Recover(wire.At(err, "elicitationId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -34425,7 +36581,10 @@ func (x *AgentNotificationParamsCompleteElicitationNotification) DecodeWire(d *w
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -34451,7 +36610,7 @@ func (x *AgentNotificationParamsCompleteElicitationNotification) DecodeWire(d *w
 		missing = append(missing, "elicitationId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -34527,7 +36686,10 @@ func (x *AgentNotificationParamsAuthStatusUpdateNotification) DecodeWire(d *wire
 			}
 			seen[0] = true
 			if err := x.State.DecodeWire(d); err != nil {
-				return wire.At(err, "state")
+				if err := d.Recover(wire.At(err, "state"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "accounts":
 			if seen[1] {
@@ -34536,7 +36698,13 @@ func (x *AgentNotificationParamsAuthStatusUpdateNotification) DecodeWire(d *wire
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "accounts")
+					if err := d.Recover(wire.At(err, "accounts"), start, 0); err != nil {
+						return err
+					}
+					if x.Accounts == nil {
+						x.Accounts = []AuthAccount{}
+					}
+					continue
 				}
 				s0 := make([]AuthAccount, 0)
 				for i0 := 0; ; i0++ {
@@ -34549,7 +36717,11 @@ func (x *AgentNotificationParamsAuthStatusUpdateNotification) DecodeWire(d *wire
 					}
 					var e0 AuthAccount
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "accounts")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "accounts"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -34563,7 +36735,10 @@ func (x *AgentNotificationParamsAuthStatusUpdateNotification) DecodeWire(d *wire
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -34589,7 +36764,7 @@ func (x *AgentNotificationParamsAuthStatusUpdateNotification) DecodeWire(d *wire
 		missing = append(missing, "state")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -34952,7 +37127,10 @@ func (x *AgentClientProtocolClientRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -34964,7 +37142,10 @@ func (x *AgentClientProtocolClientRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -34974,7 +37155,10 @@ func (x *AgentClientProtocolClientRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Params.DecodeWire(d); err != nil {
-				return wire.At(err, "params")
+				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -35001,7 +37185,7 @@ func (x *AgentClientProtocolClientRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -35681,7 +37865,10 @@ func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ProtocolVersion.DecodeWire(d); err != nil {
-				return wire.At(err, "protocolVersion")
+				if err := d.Recover(wire.At(err, "protocolVersion"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "clientCapabilities":
 			if seen[1] {
@@ -35691,7 +37878,11 @@ func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(ClientCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "clientCapabilities")
+					if err := d.Recover(wire.At(err, "clientCapabilities"), start, 0); err != nil {
+						return err
+					}
+					x.ClientCapabilities = v
+					continue
 				}
 				x.ClientCapabilities = v
 			}
@@ -35702,14 +37893,21 @@ func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "clientInfo")
+				if err := d.Recover(wire.At(err, "clientInfo"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ClientInfo = wire.Null[Implementation]()
 			} else {
 				var v Implementation
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "clientInfo")
+					if err := d.Recover(wire.At(err, "clientInfo"), start, 0); err != nil {
+						return err
+					}
+					x.ClientInfo = wire.Some(v)
+					continue
 				}
 				x.ClientInfo = wire.Some(v)
 			}
@@ -35721,7 +37919,10 @@ func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -35747,7 +37948,7 @@ func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "protocolVersion")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -35843,7 +38044,11 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(FileSystemCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "fs")
+					if err := d.Recover(wire.At(err, "fs"), start, 0); err != nil {
+						return err
+					}
+					x.Fs = v
+					continue
 				}
 				x.Fs = v
 			}
@@ -35857,7 +38062,11 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "terminal")
+						if err := d.Recover(wire.At(err, "terminal"), start, 0); err != nil {
+							return err
+						}
+						x.Terminal = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -35870,14 +38079,21 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "session")
+				if err := d.Recover(wire.At(err, "session"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Session = wire.Null[ClientSessionCapabilities]()
 			} else {
 				var v ClientSessionCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "session")
+					if err := d.Recover(wire.At(err, "session"), start, 0); err != nil {
+						return err
+					}
+					x.Session = wire.Some(v)
+					continue
 				}
 				x.Session = wire.Some(v)
 			}
@@ -35888,14 +38104,21 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "subagents")
+				if err := d.Recover(wire.At(err, "subagents"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Subagents = wire.Null[SubagentCapabilities]()
 			} else {
 				var v SubagentCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "subagents")
+					if err := d.Recover(wire.At(err, "subagents"), start, 0); err != nil {
+						return err
+					}
+					x.Subagents = wire.Some(v)
+					continue
 				}
 				x.Subagents = wire.Some(v)
 			}
@@ -35906,14 +38129,21 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "plan")
+				if err := d.Recover(wire.At(err, "plan"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Plan = wire.Null[PlanCapabilities]()
 			} else {
 				var v PlanCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "plan")
+					if err := d.Recover(wire.At(err, "plan"), start, 0); err != nil {
+						return err
+					}
+					x.Plan = wire.Some(v)
+					continue
 				}
 				x.Plan = wire.Some(v)
 			}
@@ -35925,7 +38155,11 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(AuthCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "auth")
+					if err := d.Recover(wire.At(err, "auth"), start, 0); err != nil {
+						return err
+					}
+					x.Auth = v
+					continue
 				}
 				x.Auth = v
 			}
@@ -35936,14 +38170,21 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "elicitation")
+				if err := d.Recover(wire.At(err, "elicitation"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Elicitation = wire.Null[ElicitationCapabilities]()
 			} else {
 				var v ElicitationCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "elicitation")
+					if err := d.Recover(wire.At(err, "elicitation"), start, 0); err != nil {
+						return err
+					}
+					x.Elicitation = wire.Some(v)
+					continue
 				}
 				x.Elicitation = wire.Some(v)
 			}
@@ -35955,7 +38196,10 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -36119,7 +38363,11 @@ func (x *FileSystemCapabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "readTextFile")
+						if err := d.Recover(wire.At(err, "readTextFile"), start, 0); err != nil {
+							return err
+						}
+						x.ReadTextFile = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -36135,7 +38383,11 @@ func (x *FileSystemCapabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "writeTextFile")
+						if err := d.Recover(wire.At(err, "writeTextFile"), start, 0); err != nil {
+							return err
+						}
+						x.WriteTextFile = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -36149,7 +38401,10 @@ func (x *FileSystemCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -36249,7 +38504,10 @@ func (x *ClientSessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Compaction.DecodeWire(d); err != nil {
-				return wire.At(err, "compaction")
+				if err := d.Recover(wire.At(err, "compaction"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "configOptions":
 			if seen[1] {
@@ -36258,14 +38516,21 @@ func (x *ClientSessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "configOptions")
+				if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ConfigOptions = wire.Null[SessionConfigOptionsCapabilities]()
 			} else {
 				var v SessionConfigOptionsCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "configOptions")
+					if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+						return err
+					}
+					x.ConfigOptions = wire.Some(v)
+					continue
 				}
 				x.ConfigOptions = wire.Some(v)
 			}
@@ -36275,7 +38540,10 @@ func (x *ClientSessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Notices.DecodeWire(d); err != nil {
-				return wire.At(err, "notices")
+				if err := d.Recover(wire.At(err, "notices"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[3] {
@@ -36285,7 +38553,10 @@ func (x *ClientSessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -36451,14 +38722,21 @@ func (x *SessionConfigOptionsCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "boolean")
+				if err := d.Recover(wire.At(err, "boolean"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Boolean = wire.Null[BooleanConfigOptionCapabilities]()
 			} else {
 				var v BooleanConfigOptionCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "boolean")
+					if err := d.Recover(wire.At(err, "boolean"), start, 0); err != nil {
+						return err
+					}
+					x.Boolean = wire.Some(v)
+					continue
 				}
 				x.Boolean = wire.Some(v)
 			}
@@ -36470,7 +38748,10 @@ func (x *SessionConfigOptionsCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -36576,7 +38857,10 @@ func (x *BooleanConfigOptionCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -36715,7 +38999,10 @@ func (x *SubagentCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -36809,7 +39096,10 @@ func (x *PlanCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -36905,7 +39195,11 @@ func (x *AuthCapabilities) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "terminal")
+						if err := d.Recover(wire.At(err, "terminal"), start, 0); err != nil {
+							return err
+						}
+						x.Terminal = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -36919,7 +39213,10 @@ func (x *AuthCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -37016,14 +39313,21 @@ func (x *ElicitationCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "form")
+				if err := d.Recover(wire.At(err, "form"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Form = wire.Null[ElicitationFormCapabilities]()
 			} else {
 				var v ElicitationFormCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "form")
+					if err := d.Recover(wire.At(err, "form"), start, 0); err != nil {
+						return err
+					}
+					x.Form = wire.Some(v)
+					continue
 				}
 				x.Form = wire.Some(v)
 			}
@@ -37034,14 +39338,21 @@ func (x *ElicitationCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "url")
+				if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.URL = wire.Null[ElicitationURLCapabilities]()
 			} else {
 				var v ElicitationURLCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "url")
+					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+						return err
+					}
+					x.URL = wire.Some(v)
+					continue
 				}
 				x.URL = wire.Some(v)
 			}
@@ -37053,7 +39364,10 @@ func (x *ElicitationCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -37171,7 +39485,10 @@ func (x *ElicitationFormCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -37265,7 +39582,10 @@ func (x *ElicitationURLCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -37357,7 +39677,10 @@ func (x *AuthenticateRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.MethodID.DecodeWire(d); err != nil {
-				return wire.At(err, "methodId")
+				if err := d.Recover(wire.At(err, "methodId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -37367,7 +39690,10 @@ func (x *AuthenticateRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -37393,7 +39719,7 @@ func (x *AuthenticateRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "methodId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -37469,7 +39795,10 @@ func (x *ListProvidersRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -37561,7 +39890,10 @@ func (x *SetProviderRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ProviderID.DecodeWire(d); err != nil {
-				return wire.At(err, "providerId")
+				if err := d.Recover(wire.At(err, "providerId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "apiType":
 			if seen[1] {
@@ -37569,7 +39901,10 @@ func (x *SetProviderRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.APIType.DecodeWire(d); err != nil {
-				return wire.At(err, "apiType")
+				if err := d.Recover(wire.At(err, "apiType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "baseUrl":
 			if seen[2] {
@@ -37579,7 +39914,10 @@ func (x *SetProviderRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "baseUrl")
+					if err := d.Recover(wire.At(err, "baseUrl"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.BaseURL = v0
 			}
@@ -37590,7 +39928,13 @@ func (x *SetProviderRequest) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginObject(); err != nil {
-					return wire.At(err, "headers")
+					if err := d.Recover(wire.At(err, "headers"), start, 0); err != nil {
+						return err
+					}
+					if x.Headers == nil {
+						x.Headers = map[string]string{}
+					}
+					continue
 				}
 				m0 := make(map[string]string)
 				for {
@@ -37609,7 +39953,11 @@ func (x *SetProviderRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.At(err, k0), "headers")
+							if err := d.Recover(wire.At(wire.At(err, k0), "headers"), start, 1); err != nil {
+								return err
+							}
+							m0[k0] = e0
+							continue
 						}
 						e0 = v1
 					}
@@ -37625,7 +39973,10 @@ func (x *SetProviderRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -37657,7 +40008,7 @@ func (x *SetProviderRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "baseUrl")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -37749,7 +40100,10 @@ func (x *DisableProviderRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ProviderID.DecodeWire(d); err != nil {
-				return wire.At(err, "providerId")
+				if err := d.Recover(wire.At(err, "providerId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -37759,7 +40113,10 @@ func (x *DisableProviderRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -37785,7 +40142,7 @@ func (x *DisableProviderRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "providerId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -37861,7 +40218,10 @@ func (x *LogoutRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -37955,7 +40315,10 @@ func (x *AuthStatusRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -38049,7 +40412,10 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "cwd")
+					if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Cwd = v0
 			}
@@ -38060,7 +40426,13 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "additionalDirectories")
+					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						return err
+					}
+					if x.AdditionalDirectories == nil {
+						x.AdditionalDirectories = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -38075,7 +40447,11 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "additionalDirectories"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -38090,7 +40466,10 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "mcpServers")
+					if err := d.Recover(wire.At(err, "mcpServers"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]MCPServer, 0)
 				for i0 := 0; ; i0++ {
@@ -38105,7 +40484,11 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeMCPServer(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "mcpServers")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "mcpServers"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -38120,14 +40503,21 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "systemPrompt")
+				if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.SystemPrompt = wire.Null[SystemPrompt]()
 			} else {
 				var v SystemPrompt
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "systemPrompt")
+					if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+						return err
+					}
+					x.SystemPrompt = wire.Some(v)
+					continue
 				}
 				x.SystemPrompt = wire.Some(v)
 			}
@@ -38139,7 +40529,10 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -38168,7 +40561,7 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "mcpServers")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -38435,7 +40828,10 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -38447,7 +40843,10 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "url")
+					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URL = v0
 			}
@@ -38458,7 +40857,10 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "headers")
+					if err := d.Recover(wire.At(err, "headers"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]HTTPHeader, 0)
 				for i0 := 0; ; i0++ {
@@ -38471,7 +40873,11 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 HTTPHeader
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "headers")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "headers"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -38485,7 +40891,10 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -38517,7 +40926,7 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "headers")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -38608,7 +41017,10 @@ func (x *HTTPHeader) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -38620,7 +41032,10 @@ func (x *HTTPHeader) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "value")
+					if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Value = v0
 			}
@@ -38632,7 +41047,10 @@ func (x *HTTPHeader) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -38661,7 +41079,7 @@ func (x *HTTPHeader) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "value")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -38741,7 +41159,10 @@ func (x *MCPServerSSE) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -38753,7 +41174,10 @@ func (x *MCPServerSSE) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "url")
+					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URL = v0
 			}
@@ -38764,7 +41188,10 @@ func (x *MCPServerSSE) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "headers")
+					if err := d.Recover(wire.At(err, "headers"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]HTTPHeader, 0)
 				for i0 := 0; ; i0++ {
@@ -38777,7 +41204,11 @@ func (x *MCPServerSSE) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 HTTPHeader
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "headers")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "headers"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -38791,7 +41222,10 @@ func (x *MCPServerSSE) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -38823,7 +41257,7 @@ func (x *MCPServerSSE) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "headers")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -38916,7 +41350,10 @@ func (x *MCPServerACP) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -38926,7 +41363,10 @@ func (x *MCPServerACP) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.ServerID.DecodeWire(d); err != nil {
-				return wire.At(err, "serverId")
+				if err := d.Recover(wire.At(err, "serverId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[2] {
@@ -38936,7 +41376,10 @@ func (x *MCPServerACP) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -38965,7 +41408,7 @@ func (x *MCPServerACP) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "serverId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -39043,7 +41486,10 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -39055,7 +41501,10 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "command")
+					if err := d.Recover(wire.At(err, "command"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Command = v0
 			}
@@ -39066,7 +41515,10 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "args")
+					if err := d.Recover(wire.At(err, "args"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -39081,7 +41533,11 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "args")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "args"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -39096,7 +41552,10 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "env")
+					if err := d.Recover(wire.At(err, "env"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]EnvVariable, 0)
 				for i0 := 0; ; i0++ {
@@ -39109,7 +41568,11 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 EnvVariable
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "env")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "env"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -39123,7 +41586,10 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -39158,7 +41624,7 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "env")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -39292,7 +41758,10 @@ func (x *SystemPrompt) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Mode.DecodeWire(d); err != nil {
-				return wire.At(err, "mode")
+				if err := d.Recover(wire.At(err, "mode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[1] {
@@ -39301,7 +41770,10 @@ func (x *SystemPrompt) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]ContentBlock, 0)
 				for i0 := 0; ; i0++ {
@@ -39316,7 +41788,11 @@ func (x *SystemPrompt) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeContentBlock(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "content")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "content"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -39332,7 +41808,10 @@ func (x *SystemPrompt) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -39361,7 +41840,7 @@ func (x *SystemPrompt) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -39516,7 +41995,10 @@ func (x *LoadSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "mcpServers")
+					if err := d.Recover(wire.At(err, "mcpServers"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]MCPServer, 0)
 				for i0 := 0; ; i0++ {
@@ -39531,7 +42013,11 @@ func (x *LoadSessionRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeMCPServer(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "mcpServers")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "mcpServers"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -39547,7 +42033,10 @@ func (x *LoadSessionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "cwd")
+					if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Cwd = v0
 			}
@@ -39558,7 +42047,13 @@ func (x *LoadSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "additionalDirectories")
+					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						return err
+					}
+					if x.AdditionalDirectories == nil {
+						x.AdditionalDirectories = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -39573,7 +42068,11 @@ func (x *LoadSessionRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "additionalDirectories"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -39587,7 +42086,10 @@ func (x *LoadSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "systemPrompt":
 			if seen[4] {
@@ -39596,14 +42098,21 @@ func (x *LoadSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "systemPrompt")
+				if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.SystemPrompt = wire.Null[SystemPrompt]()
 			} else {
 				var v SystemPrompt
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "systemPrompt")
+					if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+						return err
+					}
+					x.SystemPrompt = wire.Some(v)
+					continue
 				}
 				x.SystemPrompt = wire.Some(v)
 			}
@@ -39615,7 +42124,10 @@ func (x *LoadSessionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -39647,7 +42159,7 @@ func (x *LoadSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -39757,7 +42269,10 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cwd")
+				if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cwd = wire.Null[string]()
@@ -39766,7 +42281,11 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "cwd")
+						if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+							return err
+						}
+						x.Cwd = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -39779,7 +42298,10 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cursor")
+				if err := d.Recover(wire.At(err, "cursor"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cursor = wire.Null[string]()
@@ -39788,7 +42310,11 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "cursor")
+						if err := d.Recover(wire.At(err, "cursor"), start, 0); err != nil {
+							return err
+						}
+						x.Cursor = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -39801,14 +42327,21 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "archived")
+				if err := d.Recover(wire.At(err, "archived"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Archived = wire.Null[SessionArchiveFilter]()
 			} else {
 				var v SessionArchiveFilter
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "archived")
+					if err := d.Recover(wire.At(err, "archived"), start, 0); err != nil {
+						return err
+					}
+					x.Archived = wire.Some(v)
+					continue
 				}
 				x.Archived = wire.Some(v)
 			}
@@ -39820,7 +42353,10 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -39990,7 +42526,10 @@ func (x *DeleteSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -40000,7 +42539,10 @@ func (x *DeleteSessionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -40026,7 +42568,7 @@ func (x *DeleteSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -40100,7 +42642,10 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "cwd":
 			if seen[1] {
@@ -40110,7 +42655,10 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "cwd")
+					if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Cwd = v0
 			}
@@ -40121,7 +42669,13 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "additionalDirectories")
+					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						return err
+					}
+					if x.AdditionalDirectories == nil {
+						x.AdditionalDirectories = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -40136,7 +42690,11 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "additionalDirectories"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -40151,7 +42709,13 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "mcpServers")
+					if err := d.Recover(wire.At(err, "mcpServers"), start, 0); err != nil {
+						return err
+					}
+					if x.MCPServers == nil {
+						x.MCPServers = []MCPServer{}
+					}
+					continue
 				}
 				s0 := make([]MCPServer, 0)
 				for i0 := 0; ; i0++ {
@@ -40166,7 +42730,11 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeMCPServer(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "mcpServers")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "mcpServers"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -40181,14 +42749,21 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "systemPrompt")
+				if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.SystemPrompt = wire.Null[SystemPrompt]()
 			} else {
 				var v SystemPrompt
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "systemPrompt")
+					if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+						return err
+					}
+					x.SystemPrompt = wire.Some(v)
+					continue
 				}
 				x.SystemPrompt = wire.Some(v)
 			}
@@ -40200,7 +42775,10 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -40229,7 +42807,7 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "cwd")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -40340,7 +42918,10 @@ func (x *ArchiveSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -40350,7 +42931,10 @@ func (x *ArchiveSessionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -40376,7 +42960,7 @@ func (x *ArchiveSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -40450,7 +43034,10 @@ func (x *UnarchiveSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -40460,7 +43047,10 @@ func (x *UnarchiveSessionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -40486,7 +43076,7 @@ func (x *UnarchiveSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -40560,7 +43150,10 @@ func (x *SessionStatusRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -40570,7 +43163,10 @@ func (x *SessionStatusRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -40596,7 +43192,7 @@ func (x *SessionStatusRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -40670,7 +43266,10 @@ func (x *SetSessionTitleRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "title":
 			if seen[1] {
@@ -40680,7 +43279,10 @@ func (x *SetSessionTitleRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "title")
+					if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Title = v0
 			}
@@ -40692,7 +43294,10 @@ func (x *SetSessionTitleRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -40721,7 +43326,7 @@ func (x *SetSessionTitleRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "title")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -40797,7 +43402,10 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "cwd":
 			if seen[1] {
@@ -40807,7 +43415,10 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "cwd")
+					if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Cwd = v0
 			}
@@ -40818,7 +43429,13 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "additionalDirectories")
+					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						return err
+					}
+					if x.AdditionalDirectories == nil {
+						x.AdditionalDirectories = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -40833,7 +43450,11 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "additionalDirectories"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -40848,7 +43469,13 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "mcpServers")
+					if err := d.Recover(wire.At(err, "mcpServers"), start, 0); err != nil {
+						return err
+					}
+					if x.MCPServers == nil {
+						x.MCPServers = []MCPServer{}
+					}
+					continue
 				}
 				s0 := make([]MCPServer, 0)
 				for i0 := 0; ; i0++ {
@@ -40863,7 +43490,11 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeMCPServer(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "mcpServers")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "mcpServers"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -40878,14 +43509,21 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "systemPrompt")
+				if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.SystemPrompt = wire.Null[SystemPrompt]()
 			} else {
 				var v SystemPrompt
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "systemPrompt")
+					if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+						return err
+					}
+					x.SystemPrompt = wire.Some(v)
+					continue
 				}
 				x.SystemPrompt = wire.Some(v)
 			}
@@ -40897,7 +43535,10 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -40926,7 +43567,7 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "cwd")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -41037,7 +43678,10 @@ func (x *CloseSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -41047,7 +43691,10 @@ func (x *CloseSessionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -41073,7 +43720,7 @@ func (x *CloseSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -41147,7 +43794,10 @@ func (x *SetSessionModeRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "modeId":
 			if seen[1] {
@@ -41155,7 +43805,10 @@ func (x *SetSessionModeRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.ModeID.DecodeWire(d); err != nil {
-				return wire.At(err, "modeId")
+				if err := d.Recover(wire.At(err, "modeId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[2] {
@@ -41165,7 +43818,10 @@ func (x *SetSessionModeRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -41194,7 +43850,7 @@ func (x *SetSessionModeRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "modeId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -41382,10 +44038,16 @@ func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "boolean" {
-				return wire.At(wire.ConstError(d.Offset(), "\"boolean\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"boolean\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "sessionId":
 			if seen[1] {
@@ -41393,7 +44055,10 @@ func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "configId":
 			if seen[2] {
@@ -41401,7 +44066,10 @@ func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error
 			}
 			seen[2] = true
 			if err := x.ConfigID.DecodeWire(d); err != nil {
-				return wire.At(err, "configId")
+				if err := d.Recover(wire.At(err, "configId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[3] {
@@ -41411,7 +44079,10 @@ func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -41423,7 +44094,10 @@ func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error
 			{
 				v0, err := d.Bool()
 				if err != nil {
-					return wire.At(err, "value")
+					if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Value = v0
 			}
@@ -41458,7 +44132,7 @@ func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error
 		missing = append(missing, "value")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -41540,7 +44214,10 @@ func (x *ValueID) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "configId":
 			if seen[1] {
@@ -41548,7 +44225,10 @@ func (x *ValueID) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.ConfigID.DecodeWire(d); err != nil {
-				return wire.At(err, "configId")
+				if err := d.Recover(wire.At(err, "configId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[2] {
@@ -41558,7 +44238,10 @@ func (x *ValueID) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -41568,7 +44251,10 @@ func (x *ValueID) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Value.DecodeWire(d); err != nil {
-				return wire.At(err, "value")
+				if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -41598,7 +44284,7 @@ func (x *ValueID) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "value")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -41676,7 +44362,10 @@ func (x *PromptRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "prompt":
 			if seen[1] {
@@ -41685,7 +44374,10 @@ func (x *PromptRequest) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "prompt")
+					if err := d.Recover(wire.At(err, "prompt"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]ContentBlock, 0)
 				for i0 := 0; ; i0++ {
@@ -41700,7 +44392,11 @@ func (x *PromptRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeContentBlock(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "prompt")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "prompt"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -41716,7 +44412,10 @@ func (x *PromptRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -41745,7 +44444,7 @@ func (x *PromptRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "prompt")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -42081,7 +44780,10 @@ func (x *ClientResponseResult) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -42091,7 +44793,10 @@ func (x *ClientResponseResult) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Result.DecodeWire(d); err != nil {
-				return wire.At(err, "result")
+				if err := d.Recover(wire.At(err, "result"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -42118,7 +44823,7 @@ func (x *ClientResponseResult) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "result")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -42525,7 +45230,10 @@ func (x *WriteTextFileResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -42619,7 +45327,10 @@ func (x *ReadTextFileResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -42631,7 +45342,10 @@ func (x *ReadTextFileResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -42657,7 +45371,7 @@ func (x *ReadTextFileResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -42733,7 +45447,10 @@ func (x *RequestPermissionResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestPermissionOutcome(d)
 				if err != nil {
-					return wire.At(err, "outcome")
+					if err := d.Recover(wire.At(err, "outcome"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Outcome = v0
 			}
@@ -42745,7 +45462,10 @@ func (x *RequestPermissionResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -42771,7 +45491,7 @@ func (x *RequestPermissionResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "outcome")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -42975,10 +45695,16 @@ func (x *RequestPermissionOutcomeCancelled) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "outcome")
+				if err := d.Recover(wire.At(err, "outcome"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "cancelled" {
-				return wire.At(wire.ConstError(d.Offset(), "\"cancelled\""), "outcome")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"cancelled\""), "outcome"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -43002,7 +45728,7 @@ func (x *RequestPermissionOutcomeCancelled) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "outcome")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -43067,7 +45793,10 @@ func (x *SelectedPermissionOutcome) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.OptionID.DecodeWire(d); err != nil {
-				return wire.At(err, "optionId")
+				if err := d.Recover(wire.At(err, "optionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -43077,7 +45806,10 @@ func (x *SelectedPermissionOutcome) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -43103,7 +45835,7 @@ func (x *SelectedPermissionOutcome) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "optionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -43177,7 +45909,10 @@ func (x *CreateTerminalResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
+				if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -43187,7 +45922,10 @@ func (x *CreateTerminalResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -43213,7 +45951,7 @@ func (x *CreateTerminalResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "terminalId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -43289,7 +46027,10 @@ func (x *TerminalOutputResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "output")
+					if err := d.Recover(wire.At(err, "output"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Output = v0
 			}
@@ -43301,7 +46042,10 @@ func (x *TerminalOutputResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Bool()
 				if err != nil {
-					return wire.At(err, "truncated")
+					if err := d.Recover(wire.At(err, "truncated"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Truncated = v0
 			}
@@ -43312,14 +46056,21 @@ func (x *TerminalOutputResponse) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "exitStatus")
+				if err := d.Recover(wire.At(err, "exitStatus"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ExitStatus = wire.Null[TerminalExitStatus]()
 			} else {
 				var v TerminalExitStatus
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "exitStatus")
+					if err := d.Recover(wire.At(err, "exitStatus"), start, 0); err != nil {
+						return err
+					}
+					x.ExitStatus = wire.Some(v)
+					continue
 				}
 				x.ExitStatus = wire.Some(v)
 			}
@@ -43331,7 +46082,10 @@ func (x *TerminalOutputResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -43360,7 +46114,7 @@ func (x *TerminalOutputResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "truncated")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -43449,7 +46203,10 @@ func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "exitCode")
+				if err := d.Recover(wire.At(err, "exitCode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ExitCode = wire.Null[uint32]()
@@ -43458,7 +46215,11 @@ func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "exitCode")
+						if err := d.Recover(wire.At(err, "exitCode"), start, 0); err != nil {
+							return err
+						}
+						x.ExitCode = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -43471,7 +46232,10 @@ func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "signal")
+				if err := d.Recover(wire.At(err, "signal"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Signal = wire.Null[string]()
@@ -43480,7 +46244,11 @@ func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "signal")
+						if err := d.Recover(wire.At(err, "signal"), start, 0); err != nil {
+							return err
+						}
+						x.Signal = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -43494,7 +46262,10 @@ func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -43604,7 +46375,10 @@ func (x *ReleaseTerminalResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -43697,7 +46471,10 @@ func (x *WaitForTerminalExitResponse) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "exitCode")
+				if err := d.Recover(wire.At(err, "exitCode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ExitCode = wire.Null[uint32]()
@@ -43706,7 +46483,11 @@ func (x *WaitForTerminalExitResponse) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "exitCode")
+						if err := d.Recover(wire.At(err, "exitCode"), start, 0); err != nil {
+							return err
+						}
+						x.ExitCode = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -43719,7 +46500,10 @@ func (x *WaitForTerminalExitResponse) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "signal")
+				if err := d.Recover(wire.At(err, "signal"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Signal = wire.Null[string]()
@@ -43728,7 +46512,11 @@ func (x *WaitForTerminalExitResponse) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "signal")
+						if err := d.Recover(wire.At(err, "signal"), start, 0); err != nil {
+							return err
+						}
+						x.Signal = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -43742,7 +46530,10 @@ func (x *WaitForTerminalExitResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -43852,7 +46643,10 @@ func (x *KillTerminalResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -44075,10 +46869,16 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "action")
+				if err := d.Recover(wire.At(err, "action"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "accept" {
-				return wire.At(wire.ConstError(d.Offset(), "\"accept\""), "action")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"accept\""), "action"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -44088,7 +46888,10 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -44099,7 +46902,10 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "content")
+				if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Content = wire.Null[map[string]ElicitationContentValue]()
@@ -44107,7 +46913,11 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 				var v map[string]ElicitationContentValue
 				{
 					if err := d.BeginObject(); err != nil {
-						return wire.At(err, "content")
+						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+							return err
+						}
+						x.Content = wire.Some(v)
+						continue
 					}
 					m1 := make(map[string]ElicitationContentValue)
 					for {
@@ -44126,7 +46936,11 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeElicitationContentValue(d)
 							if err != nil {
-								return wire.At(wire.At(err, k1), "content")
+								if err := d.Recover(wire.At(wire.At(err, k1), "content"), start, 1); err != nil {
+									return err
+								}
+								m1[k1] = e1
+								continue
 							}
 							e1 = v2
 						}
@@ -44158,7 +46972,7 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "action")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -44503,6 +47317,7 @@ func (ElicitationContentValueStringArray) isElicitationContentValue() {}
 // DecodeWire decodes the value from d.
 func (x *ElicitationContentValueStringArray) DecodeWire(d *wire.Decoder) error {
 	var v []string
+	start := d.Offset()
 	{
 		if err := d.BeginArray(); err != nil {
 			return err
@@ -44520,7 +47335,11 @@ func (x *ElicitationContentValueStringArray) DecodeWire(d *wire.Decoder) error {
 			{
 				v2, err := d.String()
 				if err != nil {
-					return wire.AtIndex(err, i1)
+					if err := d.Recover(wire.AtIndex(err, i1), start, 0); err != nil {
+						return err
+					}
+					s1 = append(s1, e1)
+					continue
 				}
 				e1 = v2
 			}
@@ -44589,10 +47408,16 @@ func (x *Decline) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "action")
+				if err := d.Recover(wire.At(err, "action"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "decline" {
-				return wire.At(wire.ConstError(d.Offset(), "\"decline\""), "action")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"decline\""), "action"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -44602,7 +47427,10 @@ func (x *Decline) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -44628,7 +47456,7 @@ func (x *Decline) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "action")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -44705,10 +47533,16 @@ func (x *Cancel) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "action")
+				if err := d.Recover(wire.At(err, "action"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "cancel" {
-				return wire.At(wire.ConstError(d.Offset(), "\"cancel\""), "action")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"cancel\""), "action"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -44718,7 +47552,10 @@ func (x *Cancel) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -44744,7 +47581,7 @@ func (x *Cancel) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "action")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -44979,7 +47816,10 @@ func (x *MessageMCPResponseResult) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "result")
+					if err := d.Recover(wire.At(err, "result"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Result = v0
 			}
@@ -44991,7 +47831,10 @@ func (x *MessageMCPResponseResult) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -45017,7 +47860,7 @@ func (x *MessageMCPResponseResult) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "result")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -45093,7 +47936,10 @@ func (x *MessageMCPResponseError) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Error.DecodeWire(d); err != nil {
-				return wire.At(err, "error")
+				if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -45103,7 +47949,10 @@ func (x *MessageMCPResponseError) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -45129,7 +47978,7 @@ func (x *MessageMCPResponseError) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "error")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -45209,7 +48058,10 @@ func (x *MCPError) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Int32()
 				if err != nil {
-					return wire.At(err, "code")
+					if err := d.Recover(wire.At(err, "code"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Code = v0
 			}
@@ -45221,7 +48073,10 @@ func (x *MCPError) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "message")
+					if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Message = v0
 			}
@@ -45233,7 +48088,10 @@ func (x *MCPError) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "data")
+					if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Data = v0
 			}
@@ -45262,7 +48120,7 @@ func (x *MCPError) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "message")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -45335,7 +48193,10 @@ func (x *ClientResponseError) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -45345,7 +48206,10 @@ func (x *ClientResponseError) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Error.DecodeWire(d); err != nil {
-				return wire.At(err, "error")
+				if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -45372,7 +48236,7 @@ func (x *ClientResponseError) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "error")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -45452,7 +48316,10 @@ func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) erro
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -45463,7 +48330,10 @@ func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) erro
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "params")
+				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Params = wire.Null[ClientNotificationParams]()
@@ -45472,7 +48342,11 @@ func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) erro
 				{
 					v1, err := DecodeClientNotificationParams(d)
 					if err != nil {
-						return wire.At(err, "params")
+						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+							return err
+						}
+						x.Params = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -45500,7 +48374,7 @@ func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) erro
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -45772,7 +48646,10 @@ func (x *ClientNotificationParamsCancelNotification) DecodeWire(d *wire.Decoder)
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -45782,7 +48659,10 @@ func (x *ClientNotificationParamsCancelNotification) DecodeWire(d *wire.Decoder)
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -45808,7 +48688,7 @@ func (x *ClientNotificationParamsCancelNotification) DecodeWire(d *wire.Decoder)
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -45884,7 +48764,10 @@ func (x *ClientNotificationParamsMessageMCPNotification) DecodeWire(d *wire.Deco
 			}
 			seen[0] = true
 			if err := x.ServerID.DecodeWire(d); err != nil {
-				return wire.At(err, "serverId")
+				if err := d.Recover(wire.At(err, "serverId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "requestId":
 			if seen[1] {
@@ -45892,7 +48775,10 @@ func (x *ClientNotificationParamsMessageMCPNotification) DecodeWire(d *wire.Deco
 			}
 			seen[1] = true
 			if err := x.RequestID.DecodeWire(d); err != nil {
-				return wire.At(err, "requestId")
+				if err := d.Recover(wire.At(err, "requestId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "method":
 			if seen[2] {
@@ -45902,7 +48788,10 @@ func (x *ClientNotificationParamsMessageMCPNotification) DecodeWire(d *wire.Deco
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -45914,7 +48803,10 @@ func (x *ClientNotificationParamsMessageMCPNotification) DecodeWire(d *wire.Deco
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Params = v0
 			}
@@ -45926,7 +48818,10 @@ func (x *ClientNotificationParamsMessageMCPNotification) DecodeWire(d *wire.Deco
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -45958,7 +48853,7 @@ func (x *ClientNotificationParamsMessageMCPNotification) DecodeWire(d *wire.Deco
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -46119,10 +49014,16 @@ func (x *AgentClientProtocolProtocolLevel) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "jsonrpc")
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "2.0" {
-				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "method":
 			if seen[1] {
@@ -46132,7 +49033,10 @@ func (x *AgentClientProtocolProtocolLevel) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -46143,14 +49047,21 @@ func (x *AgentClientProtocolProtocolLevel) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "params")
+				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Params = wire.Null[CancelRequestNotification]()
 			} else {
 				var v CancelRequestNotification
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					x.Params = wire.Some(v)
+					continue
 				}
 				x.Params = wire.Some(v)
 			}
@@ -46179,7 +49090,7 @@ func (x *AgentClientProtocolProtocolLevel) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -46259,7 +49170,10 @@ func (x *CancelRequestNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "requestId")
+					if err := d.Recover(wire.At(err, "requestId"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RequestID = v0
 			}
@@ -46271,7 +49185,10 @@ func (x *CancelRequestNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -46297,7 +49214,7 @@ func (x *CancelRequestNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "requestId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -46575,7 +49492,10 @@ func (x *AgentClientProtocolProxyRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -46587,7 +49507,10 @@ func (x *AgentClientProtocolProxyRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -46598,7 +49521,10 @@ func (x *AgentClientProtocolProxyRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "params")
+				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Params = wire.Null[ProxyRequestParams]()
@@ -46607,7 +49533,11 @@ func (x *AgentClientProtocolProxyRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeProxyRequestParams(d)
 					if err != nil {
-						return wire.At(err, "params")
+						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+							return err
+						}
+						x.Params = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -46638,7 +49568,7 @@ func (x *AgentClientProtocolProxyRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -46881,7 +49811,10 @@ func (x *ProxyRequestParamsInitializeProxyRequest) DecodeWire(d *wire.Decoder) e
 			}
 			seen[0] = true
 			if err := x.ProtocolVersion.DecodeWire(d); err != nil {
-				return wire.At(err, "protocolVersion")
+				if err := d.Recover(wire.At(err, "protocolVersion"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "clientCapabilities":
 			if seen[1] {
@@ -46891,7 +49824,11 @@ func (x *ProxyRequestParamsInitializeProxyRequest) DecodeWire(d *wire.Decoder) e
 			{
 				v := new(ClientCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "clientCapabilities")
+					if err := d.Recover(wire.At(err, "clientCapabilities"), start, 0); err != nil {
+						return err
+					}
+					x.ClientCapabilities = v
+					continue
 				}
 				x.ClientCapabilities = v
 			}
@@ -46902,14 +49839,21 @@ func (x *ProxyRequestParamsInitializeProxyRequest) DecodeWire(d *wire.Decoder) e
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "clientInfo")
+				if err := d.Recover(wire.At(err, "clientInfo"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ClientInfo = wire.Null[Implementation]()
 			} else {
 				var v Implementation
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "clientInfo")
+					if err := d.Recover(wire.At(err, "clientInfo"), start, 0); err != nil {
+						return err
+					}
+					x.ClientInfo = wire.Some(v)
+					continue
 				}
 				x.ClientInfo = wire.Some(v)
 			}
@@ -46921,7 +49865,10 @@ func (x *ProxyRequestParamsInitializeProxyRequest) DecodeWire(d *wire.Decoder) e
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -46947,7 +49894,7 @@ func (x *ProxyRequestParamsInitializeProxyRequest) DecodeWire(d *wire.Decoder) e
 		missing = append(missing, "protocolVersion")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -47045,7 +49992,10 @@ func (x *ProxyRequestParamsProxySuccessorRequest) DecodeWire(d *wire.Decoder) er
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -47057,7 +50007,10 @@ func (x *ProxyRequestParamsProxySuccessorRequest) DecodeWire(d *wire.Decoder) er
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Params = v0
 			}
@@ -47069,7 +50022,10 @@ func (x *ProxyRequestParamsProxySuccessorRequest) DecodeWire(d *wire.Decoder) er
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -47095,7 +50051,7 @@ func (x *ProxyRequestParamsProxySuccessorRequest) DecodeWire(d *wire.Decoder) er
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -47422,7 +50378,10 @@ func (x *ProxyResponseResult) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -47434,7 +50393,10 @@ func (x *ProxyResponseResult) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeProxyResponseResultResult(d)
 				if err != nil {
-					return wire.At(err, "result")
+					if err := d.Recover(wire.At(err, "result"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Result = v0
 			}
@@ -47463,7 +50425,7 @@ func (x *ProxyResponseResult) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "result")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -47700,7 +50662,10 @@ func (x *ProxyResponseResultResultInitializeProxyResponse) DecodeWire(d *wire.De
 			}
 			seen[0] = true
 			if err := x.ProtocolVersion.DecodeWire(d); err != nil {
-				return wire.At(err, "protocolVersion")
+				if err := d.Recover(wire.At(err, "protocolVersion"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "agentCapabilities":
 			if seen[1] {
@@ -47710,7 +50675,11 @@ func (x *ProxyResponseResultResultInitializeProxyResponse) DecodeWire(d *wire.De
 			{
 				v := new(AgentCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "agentCapabilities")
+					if err := d.Recover(wire.At(err, "agentCapabilities"), start, 0); err != nil {
+						return err
+					}
+					x.AgentCapabilities = v
+					continue
 				}
 				x.AgentCapabilities = v
 			}
@@ -47721,7 +50690,13 @@ func (x *ProxyResponseResultResultInitializeProxyResponse) DecodeWire(d *wire.De
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "authMethods")
+					if err := d.Recover(wire.At(err, "authMethods"), start, 0); err != nil {
+						return err
+					}
+					if x.AuthMethods == nil {
+						x.AuthMethods = []AuthMethod{}
+					}
+					continue
 				}
 				s0 := make([]AuthMethod, 0)
 				for i0 := 0; ; i0++ {
@@ -47736,7 +50711,11 @@ func (x *ProxyResponseResultResultInitializeProxyResponse) DecodeWire(d *wire.De
 					{
 						v1, err := DecodeAuthMethod(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "authMethods")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "authMethods"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -47751,14 +50730,21 @@ func (x *ProxyResponseResultResultInitializeProxyResponse) DecodeWire(d *wire.De
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "agentInfo")
+				if err := d.Recover(wire.At(err, "agentInfo"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.AgentInfo = wire.Null[Implementation]()
 			} else {
 				var v Implementation
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "agentInfo")
+					if err := d.Recover(wire.At(err, "agentInfo"), start, 0); err != nil {
+						return err
+					}
+					x.AgentInfo = wire.Some(v)
+					continue
 				}
 				x.AgentInfo = wire.Some(v)
 			}
@@ -47770,7 +50756,10 @@ func (x *ProxyResponseResultResultInitializeProxyResponse) DecodeWire(d *wire.De
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -47796,7 +50785,7 @@ func (x *ProxyResponseResultResultInitializeProxyResponse) DecodeWire(d *wire.De
 		missing = append(missing, "protocolVersion")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -47981,7 +50970,10 @@ func (x *ProxyResponseError) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -47991,7 +50983,10 @@ func (x *ProxyResponseError) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Error.DecodeWire(d); err != nil {
-				return wire.At(err, "error")
+				if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -48018,7 +51013,7 @@ func (x *ProxyResponseError) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "error")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -48098,7 +51093,10 @@ func (x *AgentClientProtocolProxyNotification) DecodeWire(d *wire.Decoder) error
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -48109,14 +51107,21 @@ func (x *AgentClientProtocolProxyNotification) DecodeWire(d *wire.Decoder) error
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "params")
+				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Params = wire.Null[ProxySuccessorNotification]()
 			} else {
 				var v ProxySuccessorNotification
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					x.Params = wire.Some(v)
+					continue
 				}
 				x.Params = wire.Some(v)
 			}
@@ -48142,7 +51147,7 @@ func (x *AgentClientProtocolProxyNotification) DecodeWire(d *wire.Decoder) error
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -48220,7 +51225,10 @@ func (x *ProxySuccessorNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -48232,7 +51240,10 @@ func (x *ProxySuccessorNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Params = v0
 			}
@@ -48244,7 +51255,10 @@ func (x *ProxySuccessorNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -48270,7 +51284,7 @@ func (x *ProxySuccessorNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -48350,7 +51364,10 @@ func (x *AgentRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -48362,7 +51379,10 @@ func (x *AgentRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -48372,7 +51392,10 @@ func (x *AgentRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Params.DecodeWire(d); err != nil {
-				return wire.At(err, "params")
+				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -48399,7 +51422,7 @@ func (x *AgentRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -48480,7 +51503,10 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[string]()
@@ -48489,7 +51515,11 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "mimeType")
+						if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+							return err
+						}
+						x.MIMEType = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -48503,7 +51533,10 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "text")
+					if err := d.Recover(wire.At(err, "text"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Text = v0
 			}
@@ -48515,7 +51548,10 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "uri")
+					if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URI = v0
 			}
@@ -48527,7 +51563,10 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -48556,7 +51595,7 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "uri")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -48642,7 +51681,10 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "blob")
+					if err := d.Recover(wire.At(err, "blob"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Blob = v0
 			}
@@ -48653,7 +51695,10 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[string]()
@@ -48662,7 +51707,11 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "mimeType")
+						if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+							return err
+						}
+						x.MIMEType = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -48676,7 +51725,10 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "uri")
+					if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URI = v0
 			}
@@ -48688,7 +51740,10 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -48717,7 +51772,7 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "uri")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -48801,7 +51856,10 @@ func (x *ElicitationSessionScope) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "toolCallId":
 			if seen[1] {
@@ -48810,14 +51868,21 @@ func (x *ElicitationSessionScope) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ToolCallID = wire.Null[ToolCallID]()
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "toolCallId")
+					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+						return err
+					}
+					x.ToolCallID = wire.Some(v)
+					continue
 				}
 				x.ToolCallID = wire.Some(v)
 			}
@@ -48843,7 +51908,7 @@ func (x *ElicitationSessionScope) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -48916,7 +51981,10 @@ func (x *ElicitationRequestScope) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "requestId")
+					if err := d.Recover(wire.At(err, "requestId"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RequestID = v0
 			}
@@ -48942,7 +52010,7 @@ func (x *ElicitationRequestScope) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "requestId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -49012,7 +52080,10 @@ func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.CurrentValue.DecodeWire(d); err != nil {
-				return wire.At(err, "currentValue")
+				if err := d.Recover(wire.At(err, "currentValue"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "options":
 			if seen[1] {
@@ -49022,7 +52093,10 @@ func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeSessionConfigSelectOptions(d)
 				if err != nil {
-					return wire.At(err, "options")
+					if err := d.Recover(wire.At(err, "options"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Options = v0
 			}
@@ -49051,7 +52125,7 @@ func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "options")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -49125,7 +52199,10 @@ func (x *SessionConfigBoolean) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Bool()
 				if err != nil {
-					return wire.At(err, "currentValue")
+					if err := d.Recover(wire.At(err, "currentValue"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.CurrentValue = v0
 			}
@@ -49151,7 +52228,7 @@ func (x *SessionConfigBoolean) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "currentValue")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -49216,7 +52293,10 @@ func (x *AgentNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -49227,7 +52307,10 @@ func (x *AgentNotification) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "params")
+				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Params = wire.Null[AgentNotificationParams]()
@@ -49236,7 +52319,11 @@ func (x *AgentNotification) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeAgentNotificationParams(d)
 					if err != nil {
-						return wire.At(err, "params")
+						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+							return err
+						}
+						x.Params = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -49264,7 +52351,7 @@ func (x *AgentNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -49340,7 +52427,10 @@ func (x *SessionNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "update":
 			if seen[1] {
@@ -49350,7 +52440,10 @@ func (x *SessionNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeSessionUpdate(d)
 				if err != nil {
-					return wire.At(err, "update")
+					if err := d.Recover(wire.At(err, "update"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Update = v0
 			}
@@ -49362,7 +52455,10 @@ func (x *SessionNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -49391,7 +52487,7 @@ func (x *SessionNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "update")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -49474,14 +52570,21 @@ func (x *ErrorStopReason) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "error")
+				if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Error = wire.Null[Error]()
 			} else {
 				var v Error
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "error")
+					if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+						return err
+					}
+					x.Error = wire.Some(v)
+					continue
 				}
 				x.Error = wire.Some(v)
 			}
@@ -49575,7 +52678,10 @@ func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ElicitationID.DecodeWire(d); err != nil {
-				return wire.At(err, "elicitationId")
+				if err := d.Recover(wire.At(err, "elicitationId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -49585,7 +52691,10 @@ func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -49611,7 +52720,7 @@ func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "elicitationId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -49685,7 +52794,10 @@ func (x *AuthStatusUpdateNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.State.DecodeWire(d); err != nil {
-				return wire.At(err, "state")
+				if err := d.Recover(wire.At(err, "state"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "accounts":
 			if seen[1] {
@@ -49694,7 +52806,13 @@ func (x *AuthStatusUpdateNotification) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "accounts")
+					if err := d.Recover(wire.At(err, "accounts"), start, 0); err != nil {
+						return err
+					}
+					if x.Accounts == nil {
+						x.Accounts = []AuthAccount{}
+					}
+					continue
 				}
 				s0 := make([]AuthAccount, 0)
 				for i0 := 0; ; i0++ {
@@ -49707,7 +52825,11 @@ func (x *AuthStatusUpdateNotification) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 AuthAccount
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "accounts")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "accounts"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -49721,7 +52843,10 @@ func (x *AuthStatusUpdateNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -49747,7 +52872,7 @@ func (x *AuthStatusUpdateNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "state")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -49882,7 +53007,10 @@ func (x *ClientRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -49894,7 +53022,10 @@ func (x *ClientRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -49904,7 +53035,10 @@ func (x *ClientRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Params.DecodeWire(d); err != nil {
-				return wire.At(err, "params")
+				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -49931,7 +53065,7 @@ func (x *ClientRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -50012,7 +53146,10 @@ func (x *ElicitationAcceptAction) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "content")
+				if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Content = wire.Null[map[string]ElicitationContentValue]()
@@ -50020,7 +53157,11 @@ func (x *ElicitationAcceptAction) DecodeWire(d *wire.Decoder) error {
 				var v map[string]ElicitationContentValue
 				{
 					if err := d.BeginObject(); err != nil {
-						return wire.At(err, "content")
+						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+							return err
+						}
+						x.Content = wire.Some(v)
+						continue
 					}
 					m1 := make(map[string]ElicitationContentValue)
 					for {
@@ -50039,7 +53180,11 @@ func (x *ElicitationAcceptAction) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeElicitationContentValue(d)
 							if err != nil {
-								return wire.At(wire.At(err, k1), "content")
+								if err := d.Recover(wire.At(wire.At(err, k1), "content"), start, 1); err != nil {
+									return err
+								}
+								m1[k1] = e1
+								continue
 							}
 							e1 = v2
 						}
@@ -50151,7 +53296,10 @@ func (x *ClientNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -50162,7 +53310,10 @@ func (x *ClientNotification) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "params")
+				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Params = wire.Null[ClientNotificationParams]()
@@ -50171,7 +53322,11 @@ func (x *ClientNotification) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeClientNotificationParams(d)
 					if err != nil {
-						return wire.At(err, "params")
+						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+							return err
+						}
+						x.Params = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -50199,7 +53354,7 @@ func (x *ClientNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -50275,7 +53430,10 @@ func (x *CancelNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -50285,7 +53443,10 @@ func (x *CancelNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -50311,7 +53472,7 @@ func (x *CancelNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -50385,7 +53546,10 @@ func (x *MessageMCPNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ServerID.DecodeWire(d); err != nil {
-				return wire.At(err, "serverId")
+				if err := d.Recover(wire.At(err, "serverId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "requestId":
 			if seen[1] {
@@ -50393,7 +53557,10 @@ func (x *MessageMCPNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.RequestID.DecodeWire(d); err != nil {
-				return wire.At(err, "requestId")
+				if err := d.Recover(wire.At(err, "requestId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "method":
 			if seen[2] {
@@ -50403,7 +53570,10 @@ func (x *MessageMCPNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -50415,7 +53585,10 @@ func (x *MessageMCPNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Params = v0
 			}
@@ -50427,7 +53600,10 @@ func (x *MessageMCPNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -50459,7 +53635,7 @@ func (x *MessageMCPNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -50549,7 +53725,10 @@ func (x *ProxyRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -50561,7 +53740,10 @@ func (x *ProxyRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -50572,7 +53754,10 @@ func (x *ProxyRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "params")
+				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Params = wire.Null[ProxyRequestParams]()
@@ -50581,7 +53766,11 @@ func (x *ProxyRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeProxyRequestParams(d)
 					if err != nil {
-						return wire.At(err, "params")
+						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+							return err
+						}
+						x.Params = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -50612,7 +53801,7 @@ func (x *ProxyRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -50698,7 +53887,10 @@ func (x *ProxySuccessorRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -50710,7 +53902,10 @@ func (x *ProxySuccessorRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Params = v0
 			}
@@ -50722,7 +53917,10 @@ func (x *ProxySuccessorRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -50748,7 +53946,7 @@ func (x *ProxySuccessorRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -50868,7 +54066,10 @@ func (x *ProxyNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -50879,14 +54080,21 @@ func (x *ProxyNotification) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "params")
+				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Params = wire.Null[ProxySuccessorNotification]()
 			} else {
 				var v ProxySuccessorNotification
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					x.Params = wire.Some(v)
+					continue
 				}
 				x.Params = wire.Some(v)
 			}
@@ -50912,7 +54120,7 @@ func (x *ProxyNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }

@@ -8361,7 +8361,10 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -8373,7 +8376,10 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -8384,7 +8390,10 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "params")
+				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Params = wire.Null[AgentRequestParams]()
@@ -8393,7 +8402,11 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeAgentRequestParams(d)
 					if err != nil {
-						return wire.At(err, "params")
+						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+							return err
+						}
+						x.Params = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -8424,7 +8437,7 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -8891,7 +8904,10 @@ func (x *AgentRequestParamsRequestPermissionRequest) DecodeWire(d *wire.Decoder)
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "title":
 			if seen[1] {
@@ -8901,7 +8917,10 @@ func (x *AgentRequestParamsRequestPermissionRequest) DecodeWire(d *wire.Decoder)
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "title")
+					if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Title = v0
 			}
@@ -8912,7 +8931,10 @@ func (x *AgentRequestParamsRequestPermissionRequest) DecodeWire(d *wire.Decoder)
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -8921,7 +8943,11 @@ func (x *AgentRequestParamsRequestPermissionRequest) DecodeWire(d *wire.Decoder)
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -8934,7 +8960,10 @@ func (x *AgentRequestParamsRequestPermissionRequest) DecodeWire(d *wire.Decoder)
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "subject")
+				if err := d.Recover(wire.At(err, "subject"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Subject = wire.Null[RequestPermissionSubject]()
@@ -8943,7 +8972,11 @@ func (x *AgentRequestParamsRequestPermissionRequest) DecodeWire(d *wire.Decoder)
 				{
 					v1, err := DecodeRequestPermissionSubject(d)
 					if err != nil {
-						return wire.At(err, "subject")
+						if err := d.Recover(wire.At(err, "subject"), start, 0); err != nil {
+							return err
+						}
+						x.Subject = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -8956,7 +8989,10 @@ func (x *AgentRequestParamsRequestPermissionRequest) DecodeWire(d *wire.Decoder)
 			seen[4] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "options")
+					if err := d.Recover(wire.At(err, "options"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]PermissionOption, 0)
 				for i0 := 0; ; i0++ {
@@ -8969,7 +9005,11 @@ func (x *AgentRequestParamsRequestPermissionRequest) DecodeWire(d *wire.Decoder)
 					}
 					var e0 PermissionOption
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "options")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "options"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -8983,7 +9023,10 @@ func (x *AgentRequestParamsRequestPermissionRequest) DecodeWire(d *wire.Decoder)
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -9015,7 +9058,7 @@ func (x *AgentRequestParamsRequestPermissionRequest) DecodeWire(d *wire.Decoder)
 		missing = append(missing, "options")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9291,7 +9334,10 @@ func (x *ToolCallPermissionSubject) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ToolCall.DecodeWire(d); err != nil {
-				return wire.At(err, "toolCall")
+				if err := d.Recover(wire.At(err, "toolCall"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -9301,7 +9347,10 @@ func (x *ToolCallPermissionSubject) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -9327,7 +9376,7 @@ func (x *ToolCallPermissionSubject) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "toolCall")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9407,7 +9456,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ToolCallID.DecodeWire(d); err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -9416,7 +9468,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "name")
+				if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Name = wire.Null[string]()
@@ -9425,7 +9480,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "name")
+						if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+							return err
+						}
+						x.Name = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -9438,7 +9497,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -9447,7 +9509,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -9460,14 +9526,21 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Kind = wire.Null[ToolKind]()
 			} else {
 				var v ToolKind
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "kind")
+					if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+						return err
+					}
+					x.Kind = wire.Some(v)
+					continue
 				}
 				x.Kind = wire.Some(v)
 			}
@@ -9478,14 +9551,21 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "status")
+				if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Status = wire.Null[ToolCallStatus]()
 			} else {
 				var v ToolCallStatus
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "status")
+					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+						return err
+					}
+					x.Status = wire.Some(v)
+					continue
 				}
 				x.Status = wire.Some(v)
 			}
@@ -9496,7 +9576,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "content")
+				if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Content = wire.Null[[]ToolCallContent]()
@@ -9504,7 +9587,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []ToolCallContent
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "content")
+						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+							return err
+						}
+						x.Content = wire.Some(v)
+						continue
 					}
 					s1 := make([]ToolCallContent, 0)
 					for i1 := 0; ; i1++ {
@@ -9519,7 +9606,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeToolCallContent(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "content")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -9536,7 +9627,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "locations")
+				if err := d.Recover(wire.At(err, "locations"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Locations = wire.Null[[]ToolCallLocation]()
@@ -9544,7 +9638,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []ToolCallLocation
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "locations")
+						if err := d.Recover(wire.At(err, "locations"), start, 0); err != nil {
+							return err
+						}
+						x.Locations = wire.Some(v)
+						continue
 					}
 					s1 := make([]ToolCallLocation, 0)
 					for i1 := 0; ; i1++ {
@@ -9557,7 +9655,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 						}
 						var e1 ToolCallLocation
 						if err := e1.DecodeWire(d); err != nil {
-							return wire.At(wire.AtIndex(err, i1), "locations")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "locations"), start, 1); err != nil {
+								return err
+							}
+							s1 = append(s1, e1)
+							continue
 						}
 						s1 = append(s1, e1)
 					}
@@ -9573,7 +9675,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "rawInput")
+					if err := d.Recover(wire.At(err, "rawInput"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RawInput = v0
 			}
@@ -9585,7 +9690,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "rawOutput")
+					if err := d.Recover(wire.At(err, "rawOutput"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RawOutput = v0
 			}
@@ -9596,14 +9704,21 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[9] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "capabilities")
+				if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Capabilities = wire.Null[ToolCallCapabilities]()
 			} else {
 				var v ToolCallCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "capabilities")
+					if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+						return err
+					}
+					x.Capabilities = wire.Some(v)
+					continue
 				}
 				x.Capabilities = wire.Some(v)
 			}
@@ -9615,7 +9730,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -9641,7 +9759,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "toolCallId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10124,7 +10242,10 @@ func (x *Content) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeContentBlock(d)
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -10136,7 +10257,10 @@ func (x *Content) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -10162,7 +10286,7 @@ func (x *Content) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10431,7 +10555,10 @@ func (x *TextContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "text")
+					if err := d.Recover(wire.At(err, "text"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Text = v0
 			}
@@ -10442,14 +10569,21 @@ func (x *TextContent) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "annotations")
+				if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Annotations = wire.Null[Annotations]()
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "annotations")
+					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+						return err
+					}
+					x.Annotations = wire.Some(v)
+					continue
 				}
 				x.Annotations = wire.Some(v)
 			}
@@ -10461,7 +10595,10 @@ func (x *TextContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -10487,7 +10624,7 @@ func (x *TextContent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "text")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10574,7 +10711,10 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "audience")
+				if err := d.Recover(wire.At(err, "audience"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Audience = wire.Null[[]Role]()
@@ -10582,7 +10722,11 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 				var v []Role
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "audience")
+						if err := d.Recover(wire.At(err, "audience"), start, 0); err != nil {
+							return err
+						}
+						x.Audience = wire.Some(v)
+						continue
 					}
 					s1 := make([]Role, 0)
 					for i1 := 0; ; i1++ {
@@ -10595,7 +10739,11 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 						}
 						var e1 Role
 						if err := e1.DecodeWire(d); err != nil {
-							return wire.At(wire.AtIndex(err, i1), "audience")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "audience"), start, 1); err != nil {
+								return err
+							}
+							s1 = append(s1, e1)
+							continue
 						}
 						s1 = append(s1, e1)
 					}
@@ -10610,7 +10758,10 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "lastModified")
+				if err := d.Recover(wire.At(err, "lastModified"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.LastModified = wire.Null[string]()
@@ -10619,7 +10770,11 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "lastModified")
+						if err := d.Recover(wire.At(err, "lastModified"), start, 0); err != nil {
+							return err
+						}
+						x.LastModified = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10632,7 +10787,10 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "priority")
+				if err := d.Recover(wire.At(err, "priority"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Priority = wire.Null[float64]()
@@ -10641,7 +10799,11 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "priority")
+						if err := d.Recover(wire.At(err, "priority"), start, 0); err != nil {
+							return err
+						}
+						x.Priority = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10655,7 +10817,10 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -10843,7 +11008,10 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "data")
+					if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Data = v0
 			}
@@ -10853,7 +11021,10 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.MIMEType.DecodeWire(d); err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "uri":
 			if seen[2] {
@@ -10862,7 +11033,10 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "uri")
+				if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.URI = wire.Null[string]()
@@ -10871,7 +11045,11 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "uri")
+						if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+							return err
+						}
+						x.URI = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10884,14 +11062,21 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "annotations")
+				if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Annotations = wire.Null[Annotations]()
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "annotations")
+					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+						return err
+					}
+					x.Annotations = wire.Some(v)
+					continue
 				}
 				x.Annotations = wire.Some(v)
 			}
@@ -10903,7 +11088,10 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -10932,7 +11120,7 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "mimeType")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -11078,7 +11266,10 @@ func (x *AudioContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "data")
+					if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Data = v0
 			}
@@ -11088,7 +11279,10 @@ func (x *AudioContent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.MIMEType.DecodeWire(d); err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "annotations":
 			if seen[2] {
@@ -11097,14 +11291,21 @@ func (x *AudioContent) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "annotations")
+				if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Annotations = wire.Null[Annotations]()
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "annotations")
+					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+						return err
+					}
+					x.Annotations = wire.Some(v)
+					continue
 				}
 				x.Annotations = wire.Some(v)
 			}
@@ -11116,7 +11317,10 @@ func (x *AudioContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -11145,7 +11349,7 @@ func (x *AudioContent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "mimeType")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -11237,7 +11441,10 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -11249,7 +11456,10 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "uri")
+					if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URI = v0
 			}
@@ -11260,7 +11470,10 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -11269,7 +11482,11 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11282,7 +11499,10 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -11291,7 +11511,11 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11304,7 +11528,10 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "icons")
+				if err := d.Recover(wire.At(err, "icons"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Icons = wire.Null[[]Icon]()
@@ -11312,7 +11539,11 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				var v []Icon
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "icons")
+						if err := d.Recover(wire.At(err, "icons"), start, 0); err != nil {
+							return err
+						}
+						x.Icons = wire.Some(v)
+						continue
 					}
 					s1 := make([]Icon, 0)
 					for i1 := 0; ; i1++ {
@@ -11325,7 +11556,11 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 						}
 						var e1 Icon
 						if err := e1.DecodeWire(d); err != nil {
-							return wire.At(wire.AtIndex(err, i1), "icons")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "icons"), start, 1); err != nil {
+								return err
+							}
+							s1 = append(s1, e1)
+							continue
 						}
 						s1 = append(s1, e1)
 					}
@@ -11340,14 +11575,21 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[MediaType]()
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "mimeType")
+					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						return err
+					}
+					x.MIMEType = wire.Some(v)
+					continue
 				}
 				x.MIMEType = wire.Some(v)
 			}
@@ -11358,7 +11600,10 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "size")
+				if err := d.Recover(wire.At(err, "size"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Size = wire.Null[uint64]()
@@ -11367,7 +11612,11 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "size")
+						if err := d.Recover(wire.At(err, "size"), start, 0); err != nil {
+							return err
+						}
+						x.Size = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11380,14 +11629,21 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			seen[7] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "annotations")
+				if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Annotations = wire.Null[Annotations]()
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "annotations")
+					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+						return err
+					}
+					x.Annotations = wire.Some(v)
+					continue
 				}
 				x.Annotations = wire.Some(v)
 			}
@@ -11399,7 +11655,10 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -11428,7 +11687,7 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "uri")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -11575,7 +11834,10 @@ func (x *Icon) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "src")
+					if err := d.Recover(wire.At(err, "src"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Src = v0
 			}
@@ -11586,14 +11848,21 @@ func (x *Icon) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[MediaType]()
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "mimeType")
+					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						return err
+					}
+					x.MIMEType = wire.Some(v)
+					continue
 				}
 				x.MIMEType = wire.Some(v)
 			}
@@ -11604,7 +11873,10 @@ func (x *Icon) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "sizes")
+				if err := d.Recover(wire.At(err, "sizes"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Sizes = wire.Null[[]string]()
@@ -11612,7 +11884,11 @@ func (x *Icon) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "sizes")
+						if err := d.Recover(wire.At(err, "sizes"), start, 0); err != nil {
+							return err
+						}
+						x.Sizes = wire.Some(v)
+						continue
 					}
 					s1 := make([]string, 0)
 					for i1 := 0; ; i1++ {
@@ -11627,7 +11903,11 @@ func (x *Icon) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "sizes")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "sizes"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -11644,14 +11924,21 @@ func (x *Icon) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "theme")
+				if err := d.Recover(wire.At(err, "theme"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Theme = wire.Null[IconTheme]()
 			} else {
 				var v IconTheme
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "theme")
+					if err := d.Recover(wire.At(err, "theme"), start, 0); err != nil {
+						return err
+					}
+					x.Theme = wire.Some(v)
+					continue
 				}
 				x.Theme = wire.Some(v)
 			}
@@ -11663,7 +11950,10 @@ func (x *Icon) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -11689,7 +11979,7 @@ func (x *Icon) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "src")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -11853,7 +12143,10 @@ func (x *EmbeddedResource) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeEmbeddedResourceResource(d)
 				if err != nil {
-					return wire.At(err, "resource")
+					if err := d.Recover(wire.At(err, "resource"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Resource = v0
 			}
@@ -11864,14 +12157,21 @@ func (x *EmbeddedResource) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "annotations")
+				if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Annotations = wire.Null[Annotations]()
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "annotations")
+					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+						return err
+					}
+					x.Annotations = wire.Some(v)
+					continue
 				}
 				x.Annotations = wire.Some(v)
 			}
@@ -11883,7 +12183,10 @@ func (x *EmbeddedResource) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -11909,7 +12212,7 @@ func (x *EmbeddedResource) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "resource")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12162,7 +12465,10 @@ func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decode
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "text")
+					if err := d.Recover(wire.At(err, "text"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Text = v0
 			}
@@ -12174,7 +12480,10 @@ func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decode
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "uri")
+					if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URI = v0
 			}
@@ -12185,14 +12494,21 @@ func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decode
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[MediaType]()
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "mimeType")
+					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						return err
+					}
+					x.MIMEType = wire.Some(v)
+					continue
 				}
 				x.MIMEType = wire.Some(v)
 			}
@@ -12204,7 +12520,10 @@ func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decode
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -12233,7 +12552,7 @@ func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decode
 		missing = append(missing, "uri")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12327,7 +12646,10 @@ func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decode
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "blob")
+					if err := d.Recover(wire.At(err, "blob"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Blob = v0
 			}
@@ -12339,7 +12661,10 @@ func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decode
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "uri")
+					if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URI = v0
 			}
@@ -12350,14 +12675,21 @@ func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decode
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[MediaType]()
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "mimeType")
+					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						return err
+					}
+					x.MIMEType = wire.Some(v)
+					continue
 				}
 				x.MIMEType = wire.Some(v)
 			}
@@ -12369,7 +12701,10 @@ func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decode
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -12398,7 +12733,7 @@ func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decode
 		missing = append(missing, "uri")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12491,7 +12826,10 @@ func (x *Diff) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "changes")
+					if err := d.Recover(wire.At(err, "changes"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]DiffChange, 0)
 				for i0 := 0; ; i0++ {
@@ -12506,7 +12844,11 @@ func (x *Diff) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeDiffChange(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "changes")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "changes"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -12521,14 +12863,21 @@ func (x *Diff) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "patch")
+				if err := d.Recover(wire.At(err, "patch"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Patch = wire.Null[DiffPatch]()
 			} else {
 				var v DiffPatch
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "patch")
+					if err := d.Recover(wire.At(err, "patch"), start, 0); err != nil {
+						return err
+					}
+					x.Patch = wire.Some(v)
+					continue
 				}
 				x.Patch = wire.Some(v)
 			}
@@ -12540,7 +12889,10 @@ func (x *Diff) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -12566,7 +12918,7 @@ func (x *Diff) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "changes")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12826,10 +13178,16 @@ func (x *Add) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "operation")
+				if err := d.Recover(wire.At(err, "operation"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "add" {
-				return wire.At(wire.ConstError(d.Offset(), "\"add\""), "operation")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"add\""), "operation"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "fileType":
 			if seen[1] {
@@ -12838,14 +13196,21 @@ func (x *Add) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "fileType")
+				if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.FileType = wire.Null[DiffFileType]()
 			} else {
 				var v DiffFileType
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "fileType")
+					if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+						return err
+					}
+					x.FileType = wire.Some(v)
+					continue
 				}
 				x.FileType = wire.Some(v)
 			}
@@ -12856,14 +13221,21 @@ func (x *Add) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[MediaType]()
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "mimeType")
+					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						return err
+					}
+					x.MIMEType = wire.Some(v)
+					continue
 				}
 				x.MIMEType = wire.Some(v)
 			}
@@ -12875,7 +13247,10 @@ func (x *Add) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -12885,7 +13260,10 @@ func (x *Add) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Path.DecodeWire(d); err != nil {
-				return wire.At(err, "path")
+				if err := d.Recover(wire.At(err, "path"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -12912,7 +13290,7 @@ func (x *Add) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "path")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13103,10 +13481,16 @@ func (x *Delete) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "operation")
+				if err := d.Recover(wire.At(err, "operation"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "delete" {
-				return wire.At(wire.ConstError(d.Offset(), "\"delete\""), "operation")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"delete\""), "operation"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "fileType":
 			if seen[1] {
@@ -13115,14 +13499,21 @@ func (x *Delete) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "fileType")
+				if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.FileType = wire.Null[DiffFileType]()
 			} else {
 				var v DiffFileType
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "fileType")
+					if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+						return err
+					}
+					x.FileType = wire.Some(v)
+					continue
 				}
 				x.FileType = wire.Some(v)
 			}
@@ -13133,14 +13524,21 @@ func (x *Delete) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[MediaType]()
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "mimeType")
+					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						return err
+					}
+					x.MIMEType = wire.Some(v)
+					continue
 				}
 				x.MIMEType = wire.Some(v)
 			}
@@ -13152,7 +13550,10 @@ func (x *Delete) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -13162,7 +13563,10 @@ func (x *Delete) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Path.DecodeWire(d); err != nil {
-				return wire.At(err, "path")
+				if err := d.Recover(wire.At(err, "path"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -13189,7 +13593,7 @@ func (x *Delete) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "path")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13288,10 +13692,16 @@ func (x *Modify) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "operation")
+				if err := d.Recover(wire.At(err, "operation"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "modify" {
-				return wire.At(wire.ConstError(d.Offset(), "\"modify\""), "operation")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"modify\""), "operation"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "fileType":
 			if seen[1] {
@@ -13300,14 +13710,21 @@ func (x *Modify) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "fileType")
+				if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.FileType = wire.Null[DiffFileType]()
 			} else {
 				var v DiffFileType
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "fileType")
+					if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+						return err
+					}
+					x.FileType = wire.Some(v)
+					continue
 				}
 				x.FileType = wire.Some(v)
 			}
@@ -13318,14 +13735,21 @@ func (x *Modify) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[MediaType]()
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "mimeType")
+					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						return err
+					}
+					x.MIMEType = wire.Some(v)
+					continue
 				}
 				x.MIMEType = wire.Some(v)
 			}
@@ -13337,7 +13761,10 @@ func (x *Modify) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -13347,7 +13774,10 @@ func (x *Modify) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Path.DecodeWire(d); err != nil {
-				return wire.At(err, "path")
+				if err := d.Recover(wire.At(err, "path"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -13374,7 +13804,7 @@ func (x *Modify) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "path")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13473,10 +13903,16 @@ func (x *Move) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "operation")
+				if err := d.Recover(wire.At(err, "operation"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "move" {
-				return wire.At(wire.ConstError(d.Offset(), "\"move\""), "operation")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"move\""), "operation"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "fileType":
 			if seen[1] {
@@ -13485,14 +13921,21 @@ func (x *Move) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "fileType")
+				if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.FileType = wire.Null[DiffFileType]()
 			} else {
 				var v DiffFileType
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "fileType")
+					if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+						return err
+					}
+					x.FileType = wire.Some(v)
+					continue
 				}
 				x.FileType = wire.Some(v)
 			}
@@ -13503,14 +13946,21 @@ func (x *Move) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[MediaType]()
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "mimeType")
+					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						return err
+					}
+					x.MIMEType = wire.Some(v)
+					continue
 				}
 				x.MIMEType = wire.Some(v)
 			}
@@ -13522,7 +13972,10 @@ func (x *Move) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -13532,7 +13985,10 @@ func (x *Move) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.OldPath.DecodeWire(d); err != nil {
-				return wire.At(err, "oldPath")
+				if err := d.Recover(wire.At(err, "oldPath"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "path":
 			if seen[5] {
@@ -13540,7 +13996,10 @@ func (x *Move) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			if err := x.Path.DecodeWire(d); err != nil {
-				return wire.At(err, "path")
+				if err := d.Recover(wire.At(err, "path"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -13570,7 +14029,7 @@ func (x *Move) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "path")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13671,10 +14130,16 @@ func (x *Copy) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "operation")
+				if err := d.Recover(wire.At(err, "operation"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "copy" {
-				return wire.At(wire.ConstError(d.Offset(), "\"copy\""), "operation")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"copy\""), "operation"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "fileType":
 			if seen[1] {
@@ -13683,14 +14148,21 @@ func (x *Copy) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "fileType")
+				if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.FileType = wire.Null[DiffFileType]()
 			} else {
 				var v DiffFileType
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "fileType")
+					if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+						return err
+					}
+					x.FileType = wire.Some(v)
+					continue
 				}
 				x.FileType = wire.Some(v)
 			}
@@ -13701,14 +14173,21 @@ func (x *Copy) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[MediaType]()
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "mimeType")
+					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						return err
+					}
+					x.MIMEType = wire.Some(v)
+					continue
 				}
 				x.MIMEType = wire.Some(v)
 			}
@@ -13720,7 +14199,10 @@ func (x *Copy) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -13730,7 +14212,10 @@ func (x *Copy) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.OldPath.DecodeWire(d); err != nil {
-				return wire.At(err, "oldPath")
+				if err := d.Recover(wire.At(err, "oldPath"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "path":
 			if seen[5] {
@@ -13738,7 +14223,10 @@ func (x *Copy) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			if err := x.Path.DecodeWire(d); err != nil {
-				return wire.At(err, "path")
+				if err := d.Recover(wire.At(err, "path"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -13768,7 +14256,7 @@ func (x *Copy) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "path")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13866,7 +14354,10 @@ func (x *DiffPatch) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Format.DecodeWire(d); err != nil {
-				return wire.At(err, "format")
+				if err := d.Recover(wire.At(err, "format"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "text":
 			if seen[1] {
@@ -13876,7 +14367,10 @@ func (x *DiffPatch) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "text")
+					if err := d.Recover(wire.At(err, "text"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Text = v0
 			}
@@ -13888,7 +14382,10 @@ func (x *DiffPatch) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -13917,7 +14414,7 @@ func (x *DiffPatch) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "text")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -14056,7 +14553,10 @@ func (x *Terminal) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
+				if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -14066,7 +14566,10 @@ func (x *Terminal) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -14092,7 +14595,7 @@ func (x *Terminal) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "terminalId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -14206,7 +14709,10 @@ func (x *ToolCallLocation) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Path.DecodeWire(d); err != nil {
-				return wire.At(err, "path")
+				if err := d.Recover(wire.At(err, "path"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "line":
 			if seen[1] {
@@ -14215,7 +14721,10 @@ func (x *ToolCallLocation) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "line")
+				if err := d.Recover(wire.At(err, "line"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Line = wire.Null[uint32]()
@@ -14224,7 +14733,11 @@ func (x *ToolCallLocation) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "line")
+						if err := d.Recover(wire.At(err, "line"), start, 0); err != nil {
+							return err
+						}
+						x.Line = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -14238,7 +14751,10 @@ func (x *ToolCallLocation) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -14264,7 +14780,7 @@ func (x *ToolCallLocation) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "path")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -14353,14 +14869,21 @@ func (x *ToolCallCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cancel")
+				if err := d.Recover(wire.At(err, "cancel"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cancel = wire.Null[ToolCallCancelCapabilities]()
 			} else {
 				var v ToolCallCancelCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "cancel")
+					if err := d.Recover(wire.At(err, "cancel"), start, 0); err != nil {
+						return err
+					}
+					x.Cancel = wire.Some(v)
+					continue
 				}
 				x.Cancel = wire.Some(v)
 			}
@@ -14372,7 +14895,10 @@ func (x *ToolCallCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -14478,7 +15004,10 @@ func (x *ToolCallCancelCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -14574,7 +15103,10 @@ func (x *CommandPermissionSubject) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "command")
+					if err := d.Recover(wire.At(err, "command"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Command = v0
 			}
@@ -14584,7 +15116,10 @@ func (x *CommandPermissionSubject) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Cwd.DecodeWire(d); err != nil {
-				return wire.At(err, "cwd")
+				if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "toolCallId":
 			if seen[2] {
@@ -14593,14 +15128,21 @@ func (x *CommandPermissionSubject) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ToolCallID = wire.Null[ToolCallID]()
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "toolCallId")
+					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+						return err
+					}
+					x.ToolCallID = wire.Some(v)
+					continue
 				}
 				x.ToolCallID = wire.Some(v)
 			}
@@ -14611,14 +15153,21 @@ func (x *CommandPermissionSubject) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "terminalId")
+				if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.TerminalID = wire.Null[TerminalID]()
 			} else {
 				var v TerminalID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "terminalId")
+					if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+						return err
+					}
+					x.TerminalID = wire.Some(v)
+					continue
 				}
 				x.TerminalID = wire.Some(v)
 			}
@@ -14630,7 +15179,10 @@ func (x *CommandPermissionSubject) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -14659,7 +15211,7 @@ func (x *CommandPermissionSubject) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "cwd")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -14751,7 +15303,10 @@ func (x *PermissionOption) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.OptionID.DecodeWire(d); err != nil {
-				return wire.At(err, "optionId")
+				if err := d.Recover(wire.At(err, "optionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -14761,7 +15316,10 @@ func (x *PermissionOption) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -14771,7 +15329,10 @@ func (x *PermissionOption) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Kind.DecodeWire(d); err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[3] {
@@ -14781,7 +15342,10 @@ func (x *PermissionOption) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -14813,7 +15377,7 @@ func (x *PermissionOption) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "kind")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -14991,7 +15555,10 @@ func (x *AgentRequestParamsCreateElicitationRequest) DecodeWire(d *wire.Decoder)
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "message")
+					if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Message = v0
 			}
@@ -15003,7 +15570,10 @@ func (x *AgentRequestParamsCreateElicitationRequest) DecodeWire(d *wire.Decoder)
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -15029,7 +15599,7 @@ func (x *AgentRequestParamsCreateElicitationRequest) DecodeWire(d *wire.Decoder)
 		missing = append(missing, "message")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -15233,10 +15803,16 @@ func (x *Form) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "mode")
+				if err := d.Recover(wire.At(err, "mode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "form" {
-				return wire.At(wire.ConstError(d.Offset(), "\"form\""), "mode")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"form\""), "mode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "message":
 			if seen[1] {
@@ -15246,7 +15822,10 @@ func (x *Form) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "message")
+					if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Message = v0
 			}
@@ -15258,7 +15837,10 @@ func (x *Form) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -15268,7 +15850,10 @@ func (x *Form) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.RequestedSchema.DecodeWire(d); err != nil {
-				return wire.At(err, "requestedSchema")
+				if err := d.Recover(wire.At(err, "requestedSchema"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -15298,7 +15883,7 @@ func (x *Form) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "requestedSchema")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -15395,7 +15980,10 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Type.DecodeWire(d); err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "title":
 			if seen[1] {
@@ -15404,7 +15992,10 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -15413,7 +16004,11 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -15426,7 +16021,10 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginObject(); err != nil {
-					return wire.At(err, "properties")
+					if err := d.Recover(wire.At(err, "properties"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				m0 := make(map[string]ElicitationPropertySchema)
 				for {
@@ -15445,7 +16043,11 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeElicitationPropertySchema(d)
 						if err != nil {
-							return wire.At(wire.At(err, k0), "properties")
+							if err := d.Recover(wire.At(wire.At(err, k0), "properties"), start, 1); err != nil {
+								return err
+							}
+							m0[k0] = e0
+							continue
 						}
 						e0 = v1
 					}
@@ -15460,7 +16062,10 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "required")
+				if err := d.Recover(wire.At(err, "required"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Required = wire.Null[[]string]()
@@ -15468,7 +16073,11 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "required")
+						if err := d.Recover(wire.At(err, "required"), start, 0); err != nil {
+							return err
+						}
+						x.Required = wire.Some(v)
+						continue
 					}
 					s1 := make([]string, 0)
 					for i1 := 0; ; i1++ {
@@ -15483,7 +16092,11 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "required")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "required"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -15500,7 +16113,10 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -15509,7 +16125,11 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -15523,7 +16143,10 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -15552,7 +16175,7 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "properties")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -15909,7 +16532,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -15918,7 +16544,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -15931,7 +16561,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -15940,7 +16573,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -15953,7 +16590,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "minLength")
+				if err := d.Recover(wire.At(err, "minLength"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MinLength = wire.Null[uint32]()
@@ -15962,7 +16602,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "minLength")
+						if err := d.Recover(wire.At(err, "minLength"), start, 0); err != nil {
+							return err
+						}
+						x.MinLength = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -15975,7 +16619,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "maxLength")
+				if err := d.Recover(wire.At(err, "maxLength"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MaxLength = wire.Null[uint32]()
@@ -15984,7 +16631,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "maxLength")
+						if err := d.Recover(wire.At(err, "maxLength"), start, 0); err != nil {
+							return err
+						}
+						x.MaxLength = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -15997,7 +16648,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "pattern")
+				if err := d.Recover(wire.At(err, "pattern"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Pattern = wire.Null[string]()
@@ -16006,7 +16660,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "pattern")
+						if err := d.Recover(wire.At(err, "pattern"), start, 0); err != nil {
+							return err
+						}
+						x.Pattern = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -16019,14 +16677,21 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "format")
+				if err := d.Recover(wire.At(err, "format"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Format = wire.Null[StringFormat]()
 			} else {
 				var v StringFormat
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "format")
+					if err := d.Recover(wire.At(err, "format"), start, 0); err != nil {
+						return err
+					}
+					x.Format = wire.Some(v)
+					continue
 				}
 				x.Format = wire.Some(v)
 			}
@@ -16037,7 +16702,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "default")
+				if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Default = wire.Null[string]()
@@ -16046,7 +16714,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "default")
+						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+							return err
+						}
+						x.Default = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -16059,7 +16731,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[7] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "enum")
+				if err := d.Recover(wire.At(err, "enum"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Enum = wire.Null[[]string]()
@@ -16067,7 +16742,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "enum")
+						if err := d.Recover(wire.At(err, "enum"), start, 0); err != nil {
+							return err
+						}
+						x.Enum = wire.Some(v)
+						continue
 					}
 					s1 := make([]string, 0)
 					for i1 := 0; ; i1++ {
@@ -16082,7 +16761,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "enum")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "enum"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -16099,7 +16782,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[8] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "oneOf")
+				if err := d.Recover(wire.At(err, "oneOf"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.OneOf = wire.Null[[]EnumOption]()
@@ -16107,7 +16793,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				var v []EnumOption
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "oneOf")
+						if err := d.Recover(wire.At(err, "oneOf"), start, 0); err != nil {
+							return err
+						}
+						x.OneOf = wire.Some(v)
+						continue
 					}
 					s1 := make([]EnumOption, 0)
 					for i1 := 0; ; i1++ {
@@ -16120,7 +16810,11 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 						}
 						var e1 EnumOption
 						if err := e1.DecodeWire(d); err != nil {
-							return wire.At(wire.AtIndex(err, i1), "oneOf")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "oneOf"), start, 1); err != nil {
+								return err
+							}
+							s1 = append(s1, e1)
+							continue
 						}
 						s1 = append(s1, e1)
 					}
@@ -16136,7 +16830,10 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -16388,7 +17085,10 @@ func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "const")
+					if err := d.Recover(wire.At(err, "const"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Const = v0
 			}
@@ -16400,7 +17100,10 @@ func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "title")
+					if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Title = v0
 			}
@@ -16411,7 +17114,10 @@ func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -16420,7 +17126,11 @@ func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -16434,7 +17144,10 @@ func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -16463,7 +17176,7 @@ func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "title")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16550,7 +17263,10 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -16559,7 +17275,11 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -16572,7 +17292,10 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -16581,7 +17304,11 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -16594,7 +17321,10 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "minimum")
+				if err := d.Recover(wire.At(err, "minimum"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Minimum = wire.Null[float64]()
@@ -16603,7 +17333,11 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "minimum")
+						if err := d.Recover(wire.At(err, "minimum"), start, 0); err != nil {
+							return err
+						}
+						x.Minimum = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -16616,7 +17350,10 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "maximum")
+				if err := d.Recover(wire.At(err, "maximum"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Maximum = wire.Null[float64]()
@@ -16625,7 +17362,11 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "maximum")
+						if err := d.Recover(wire.At(err, "maximum"), start, 0); err != nil {
+							return err
+						}
+						x.Maximum = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -16638,7 +17379,10 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "default")
+				if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Default = wire.Null[float64]()
@@ -16647,7 +17391,11 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "default")
+						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+							return err
+						}
+						x.Default = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -16661,7 +17409,10 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -16796,7 +17547,10 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -16805,7 +17559,11 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -16818,7 +17576,10 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -16827,7 +17588,11 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -16840,7 +17605,10 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "minimum")
+				if err := d.Recover(wire.At(err, "minimum"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Minimum = wire.Null[int64]()
@@ -16849,7 +17617,11 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						return wire.At(err, "minimum")
+						if err := d.Recover(wire.At(err, "minimum"), start, 0); err != nil {
+							return err
+						}
+						x.Minimum = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -16862,7 +17634,10 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "maximum")
+				if err := d.Recover(wire.At(err, "maximum"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Maximum = wire.Null[int64]()
@@ -16871,7 +17646,11 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						return wire.At(err, "maximum")
+						if err := d.Recover(wire.At(err, "maximum"), start, 0); err != nil {
+							return err
+						}
+						x.Maximum = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -16884,7 +17663,10 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "default")
+				if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Default = wire.Null[int64]()
@@ -16893,7 +17675,11 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						return wire.At(err, "default")
+						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+							return err
+						}
+						x.Default = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -16907,7 +17693,10 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -17042,7 +17831,10 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -17051,7 +17843,11 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -17064,7 +17860,10 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -17073,7 +17872,11 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -17086,7 +17889,10 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "default")
+				if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Default = wire.Null[bool]()
@@ -17095,7 +17901,11 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "default")
+						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+							return err
+						}
+						x.Default = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -17109,7 +17919,10 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -17228,7 +18041,10 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -17237,7 +18053,11 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -17250,7 +18070,10 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -17259,7 +18082,11 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -17272,7 +18099,10 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "minItems")
+				if err := d.Recover(wire.At(err, "minItems"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MinItems = wire.Null[uint64]()
@@ -17281,7 +18111,11 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "minItems")
+						if err := d.Recover(wire.At(err, "minItems"), start, 0); err != nil {
+							return err
+						}
+						x.MinItems = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -17294,7 +18128,10 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "maxItems")
+				if err := d.Recover(wire.At(err, "maxItems"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MaxItems = wire.Null[uint64]()
@@ -17303,7 +18140,11 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "maxItems")
+						if err := d.Recover(wire.At(err, "maxItems"), start, 0); err != nil {
+							return err
+						}
+						x.MaxItems = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -17317,7 +18158,10 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeMultiSelectItems(d)
 				if err != nil {
-					return wire.At(err, "items")
+					if err := d.Recover(wire.At(err, "items"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Items = v0
 			}
@@ -17328,7 +18172,10 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "default")
+				if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Default = wire.Null[[]string]()
@@ -17336,7 +18183,11 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "default")
+						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+							return err
+						}
+						x.Default = wire.Some(v)
+						continue
 					}
 					s1 := make([]string, 0)
 					for i1 := 0; ; i1++ {
@@ -17351,7 +18202,11 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "default")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "default"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -17369,7 +18224,10 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -17395,7 +18253,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "items")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -17632,7 +18490,10 @@ func (x *StringMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "enum")
+					if err := d.Recover(wire.At(err, "enum"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -17647,7 +18508,11 @@ func (x *StringMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "enum")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "enum"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -17663,7 +18528,10 @@ func (x *StringMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -17689,7 +18557,7 @@ func (x *StringMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "enum")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -17774,7 +18642,10 @@ func (x *TitledMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "anyOf")
+					if err := d.Recover(wire.At(err, "anyOf"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]EnumOption, 0)
 				for i0 := 0; ; i0++ {
@@ -17787,7 +18658,11 @@ func (x *TitledMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 EnumOption
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "anyOf")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "anyOf"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -17801,7 +18676,10 @@ func (x *TitledMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -17827,7 +18705,7 @@ func (x *TitledMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "anyOf")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -18125,7 +19003,10 @@ func (x *Session) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "toolCallId":
 			if seen[1] {
@@ -18134,14 +19015,21 @@ func (x *Session) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ToolCallID = wire.Null[ToolCallID]()
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "toolCallId")
+					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+						return err
+					}
+					x.ToolCallID = wire.Some(v)
+					continue
 				}
 				x.ToolCallID = wire.Some(v)
 			}
@@ -18167,7 +19055,7 @@ func (x *Session) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -18242,7 +19130,10 @@ func (x *ElicitationFormModeRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "requestId")
+					if err := d.Recover(wire.At(err, "requestId"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RequestID = v0
 			}
@@ -18268,7 +19159,7 @@ func (x *ElicitationFormModeRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "requestId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -18341,10 +19232,16 @@ func (x *URL) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "mode")
+				if err := d.Recover(wire.At(err, "mode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "url" {
-				return wire.At(wire.ConstError(d.Offset(), "\"url\""), "mode")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"url\""), "mode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "message":
 			if seen[1] {
@@ -18354,7 +19251,10 @@ func (x *URL) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "message")
+					if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Message = v0
 			}
@@ -18366,7 +19266,10 @@ func (x *URL) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -18376,7 +19279,10 @@ func (x *URL) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.ElicitationID.DecodeWire(d); err != nil {
-				return wire.At(err, "elicitationId")
+				if err := d.Recover(wire.At(err, "elicitationId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "url":
 			if seen[4] {
@@ -18386,7 +19292,10 @@ func (x *URL) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "url")
+					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URL = v0
 			}
@@ -18421,7 +19330,7 @@ func (x *URL) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "url")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -18733,7 +19642,10 @@ func (x *ElicitationURLModeSession) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "toolCallId":
 			if seen[1] {
@@ -18742,14 +19654,21 @@ func (x *ElicitationURLModeSession) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ToolCallID = wire.Null[ToolCallID]()
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "toolCallId")
+					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+						return err
+					}
+					x.ToolCallID = wire.Some(v)
+					continue
 				}
 				x.ToolCallID = wire.Some(v)
 			}
@@ -18775,7 +19694,7 @@ func (x *ElicitationURLModeSession) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -18850,7 +19769,10 @@ func (x *ElicitationURLModeRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "requestId")
+					if err := d.Recover(wire.At(err, "requestId"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RequestID = v0
 			}
@@ -18876,7 +19798,7 @@ func (x *ElicitationURLModeRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "requestId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -18948,7 +19870,10 @@ func (x *AgentRequestParamsMessageMCPRequest) DecodeWire(d *wire.Decoder) error 
 			}
 			seen[0] = true
 			if err := x.ServerID.DecodeWire(d); err != nil {
-				return wire.At(err, "serverId")
+				if err := d.Recover(wire.At(err, "serverId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "requestId":
 			if seen[1] {
@@ -18956,7 +19881,10 @@ func (x *AgentRequestParamsMessageMCPRequest) DecodeWire(d *wire.Decoder) error 
 			}
 			seen[1] = true
 			if err := x.RequestID.DecodeWire(d); err != nil {
-				return wire.At(err, "requestId")
+				if err := d.Recover(wire.At(err, "requestId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "method":
 			if seen[2] {
@@ -18966,7 +19894,10 @@ func (x *AgentRequestParamsMessageMCPRequest) DecodeWire(d *wire.Decoder) error 
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -18978,7 +19909,10 @@ func (x *AgentRequestParamsMessageMCPRequest) DecodeWire(d *wire.Decoder) error 
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Params = v0
 			}
@@ -18990,7 +19924,10 @@ func (x *AgentRequestParamsMessageMCPRequest) DecodeWire(d *wire.Decoder) error 
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -19022,7 +19959,7 @@ func (x *AgentRequestParamsMessageMCPRequest) DecodeWire(d *wire.Decoder) error 
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -19511,7 +20448,10 @@ func (x *Result) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -19521,7 +20461,10 @@ func (x *Result) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Result.DecodeWire(d); err != nil {
-				return wire.At(err, "result")
+				if err := d.Recover(wire.At(err, "result"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -19548,7 +20491,7 @@ func (x *Result) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "result")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -20220,7 +21163,10 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ProtocolVersion.DecodeWire(d); err != nil {
-				return wire.At(err, "protocolVersion")
+				if err := d.Recover(wire.At(err, "protocolVersion"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "info":
 			if seen[1] {
@@ -20228,7 +21174,10 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Info.DecodeWire(d); err != nil {
-				return wire.At(err, "info")
+				if err := d.Recover(wire.At(err, "info"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "capabilities":
 			if seen[2] {
@@ -20238,7 +21187,11 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(AgentCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "capabilities")
+					if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+						return err
+					}
+					x.Capabilities = v
+					continue
 				}
 				x.Capabilities = v
 			}
@@ -20249,7 +21202,13 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "authMethods")
+					if err := d.Recover(wire.At(err, "authMethods"), start, 0); err != nil {
+						return err
+					}
+					if x.AuthMethods == nil {
+						x.AuthMethods = []AuthMethod{}
+					}
+					continue
 				}
 				s0 := make([]AuthMethod, 0)
 				for i0 := 0; ; i0++ {
@@ -20264,7 +21223,11 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeAuthMethod(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "authMethods")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "authMethods"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -20280,7 +21243,10 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -20309,7 +21275,7 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "info")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -20454,7 +21420,10 @@ func (x *Implementation) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -20465,7 +21434,10 @@ func (x *Implementation) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -20474,7 +21446,11 @@ func (x *Implementation) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -20488,7 +21464,10 @@ func (x *Implementation) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "version")
+					if err := d.Recover(wire.At(err, "version"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Version = v0
 			}
@@ -20500,7 +21479,10 @@ func (x *Implementation) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -20529,7 +21511,7 @@ func (x *Implementation) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "version")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -20614,14 +21596,21 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "session")
+				if err := d.Recover(wire.At(err, "session"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Session = wire.Null[SessionCapabilities]()
 			} else {
 				var v SessionCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "session")
+					if err := d.Recover(wire.At(err, "session"), start, 0); err != nil {
+						return err
+					}
+					x.Session = wire.Some(v)
+					continue
 				}
 				x.Session = wire.Some(v)
 			}
@@ -20632,14 +21621,21 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "auth")
+				if err := d.Recover(wire.At(err, "auth"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Auth = wire.Null[AgentAuthCapabilities]()
 			} else {
 				var v AgentAuthCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "auth")
+					if err := d.Recover(wire.At(err, "auth"), start, 0); err != nil {
+						return err
+					}
+					x.Auth = wire.Some(v)
+					continue
 				}
 				x.Auth = wire.Some(v)
 			}
@@ -20650,14 +21646,21 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "providers")
+				if err := d.Recover(wire.At(err, "providers"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Providers = wire.Null[ProvidersCapabilities]()
 			} else {
 				var v ProvidersCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "providers")
+					if err := d.Recover(wire.At(err, "providers"), start, 0); err != nil {
+						return err
+					}
+					x.Providers = wire.Some(v)
+					continue
 				}
 				x.Providers = wire.Some(v)
 			}
@@ -20669,7 +21672,10 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -20798,14 +21804,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "prompt")
+				if err := d.Recover(wire.At(err, "prompt"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Prompt = wire.Null[PromptCapabilities]()
 			} else {
 				var v PromptCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "prompt")
+					if err := d.Recover(wire.At(err, "prompt"), start, 0); err != nil {
+						return err
+					}
+					x.Prompt = wire.Some(v)
+					continue
 				}
 				x.Prompt = wire.Some(v)
 			}
@@ -20816,14 +21829,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mcp")
+				if err := d.Recover(wire.At(err, "mcp"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MCP = wire.Null[MCPCapabilities]()
 			} else {
 				var v MCPCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "mcp")
+					if err := d.Recover(wire.At(err, "mcp"), start, 0); err != nil {
+						return err
+					}
+					x.MCP = wire.Some(v)
+					continue
 				}
 				x.MCP = wire.Some(v)
 			}
@@ -20834,14 +21854,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "delete")
+				if err := d.Recover(wire.At(err, "delete"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Delete = wire.Null[SessionDeleteCapabilities]()
 			} else {
 				var v SessionDeleteCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "delete")
+					if err := d.Recover(wire.At(err, "delete"), start, 0); err != nil {
+						return err
+					}
+					x.Delete = wire.Some(v)
+					continue
 				}
 				x.Delete = wire.Some(v)
 			}
@@ -20852,14 +21879,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "additionalDirectories")
+				if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.AdditionalDirectories = wire.Null[SessionAdditionalDirectoriesCapabilities]()
 			} else {
 				var v SessionAdditionalDirectoriesCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "additionalDirectories")
+					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						return err
+					}
+					x.AdditionalDirectories = wire.Some(v)
+					continue
 				}
 				x.AdditionalDirectories = wire.Some(v)
 			}
@@ -20870,14 +21904,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "systemPrompt")
+				if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.SystemPrompt = wire.Null[SessionSystemPromptCapabilities]()
 			} else {
 				var v SessionSystemPromptCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "systemPrompt")
+					if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+						return err
+					}
+					x.SystemPrompt = wire.Some(v)
+					continue
 				}
 				x.SystemPrompt = wire.Some(v)
 			}
@@ -20888,14 +21929,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "fork")
+				if err := d.Recover(wire.At(err, "fork"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Fork = wire.Null[SessionForkCapabilities]()
 			} else {
 				var v SessionForkCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "fork")
+					if err := d.Recover(wire.At(err, "fork"), start, 0); err != nil {
+						return err
+					}
+					x.Fork = wire.Some(v)
+					continue
 				}
 				x.Fork = wire.Some(v)
 			}
@@ -20906,14 +21954,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "archive")
+				if err := d.Recover(wire.At(err, "archive"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Archive = wire.Null[SessionArchiveCapabilities]()
 			} else {
 				var v SessionArchiveCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "archive")
+					if err := d.Recover(wire.At(err, "archive"), start, 0); err != nil {
+						return err
+					}
+					x.Archive = wire.Some(v)
+					continue
 				}
 				x.Archive = wire.Some(v)
 			}
@@ -20924,14 +21979,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[7] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "status")
+				if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Status = wire.Null[SessionStatusCapabilities]()
 			} else {
 				var v SessionStatusCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "status")
+					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+						return err
+					}
+					x.Status = wire.Some(v)
+					continue
 				}
 				x.Status = wire.Some(v)
 			}
@@ -20942,14 +22004,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[8] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[SessionTitleCapabilities]()
 			} else {
 				var v SessionTitleCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "title")
+					if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						return err
+					}
+					x.Title = wire.Some(v)
+					continue
 				}
 				x.Title = wire.Some(v)
 			}
@@ -20961,7 +22030,10 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -21162,14 +22234,21 @@ func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "image")
+				if err := d.Recover(wire.At(err, "image"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Image = wire.Null[PromptImageCapabilities]()
 			} else {
 				var v PromptImageCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "image")
+					if err := d.Recover(wire.At(err, "image"), start, 0); err != nil {
+						return err
+					}
+					x.Image = wire.Some(v)
+					continue
 				}
 				x.Image = wire.Some(v)
 			}
@@ -21180,14 +22259,21 @@ func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "audio")
+				if err := d.Recover(wire.At(err, "audio"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Audio = wire.Null[PromptAudioCapabilities]()
 			} else {
 				var v PromptAudioCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "audio")
+					if err := d.Recover(wire.At(err, "audio"), start, 0); err != nil {
+						return err
+					}
+					x.Audio = wire.Some(v)
+					continue
 				}
 				x.Audio = wire.Some(v)
 			}
@@ -21198,14 +22284,21 @@ func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "embeddedContext")
+				if err := d.Recover(wire.At(err, "embeddedContext"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.EmbeddedContext = wire.Null[PromptEmbeddedContextCapabilities]()
 			} else {
 				var v PromptEmbeddedContextCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "embeddedContext")
+					if err := d.Recover(wire.At(err, "embeddedContext"), start, 0); err != nil {
+						return err
+					}
+					x.EmbeddedContext = wire.Some(v)
+					continue
 				}
 				x.EmbeddedContext = wire.Some(v)
 			}
@@ -21217,7 +22310,10 @@ func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -21347,7 +22443,10 @@ func (x *PromptImageCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -21441,7 +22540,10 @@ func (x *PromptAudioCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -21535,7 +22637,10 @@ func (x *PromptEmbeddedContextCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -21628,14 +22733,21 @@ func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "stdio")
+				if err := d.Recover(wire.At(err, "stdio"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Stdio = wire.Null[MCPStdioCapabilities]()
 			} else {
 				var v MCPStdioCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "stdio")
+					if err := d.Recover(wire.At(err, "stdio"), start, 0); err != nil {
+						return err
+					}
+					x.Stdio = wire.Some(v)
+					continue
 				}
 				x.Stdio = wire.Some(v)
 			}
@@ -21646,14 +22758,21 @@ func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "http")
+				if err := d.Recover(wire.At(err, "http"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.HTTP = wire.Null[MCPHTTPCapabilities]()
 			} else {
 				var v MCPHTTPCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "http")
+					if err := d.Recover(wire.At(err, "http"), start, 0); err != nil {
+						return err
+					}
+					x.HTTP = wire.Some(v)
+					continue
 				}
 				x.HTTP = wire.Some(v)
 			}
@@ -21664,14 +22783,21 @@ func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "acp")
+				if err := d.Recover(wire.At(err, "acp"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ACP = wire.Null[MCPACPCapabilities]()
 			} else {
 				var v MCPACPCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "acp")
+					if err := d.Recover(wire.At(err, "acp"), start, 0); err != nil {
+						return err
+					}
+					x.ACP = wire.Some(v)
+					continue
 				}
 				x.ACP = wire.Some(v)
 			}
@@ -21683,7 +22809,10 @@ func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -21813,7 +22942,10 @@ func (x *MCPStdioCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -21907,7 +23039,10 @@ func (x *MCPHTTPCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -22001,7 +23136,10 @@ func (x *MCPACPCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -22095,7 +23233,10 @@ func (x *SessionDeleteCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -22189,7 +23330,10 @@ func (x *SessionAdditionalDirectoriesCapabilities) DecodeWire(d *wire.Decoder) e
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -22282,14 +23426,21 @@ func (x *SessionSystemPromptCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mode")
+				if err := d.Recover(wire.At(err, "mode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Mode = wire.Null[SessionSystemPromptModeCapabilities]()
 			} else {
 				var v SessionSystemPromptModeCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "mode")
+					if err := d.Recover(wire.At(err, "mode"), start, 0); err != nil {
+						return err
+					}
+					x.Mode = wire.Some(v)
+					continue
 				}
 				x.Mode = wire.Some(v)
 			}
@@ -22301,7 +23452,10 @@ func (x *SessionSystemPromptCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -22406,14 +23560,21 @@ func (x *SessionSystemPromptModeCapabilities) DecodeWire(d *wire.Decoder) error 
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "override")
+				if err := d.Recover(wire.At(err, "override"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Override = wire.Null[SessionSystemPromptOverrideCapabilities]()
 			} else {
 				var v SessionSystemPromptOverrideCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "override")
+					if err := d.Recover(wire.At(err, "override"), start, 0); err != nil {
+						return err
+					}
+					x.Override = wire.Some(v)
+					continue
 				}
 				x.Override = wire.Some(v)
 			}
@@ -22425,7 +23586,10 @@ func (x *SessionSystemPromptModeCapabilities) DecodeWire(d *wire.Decoder) error 
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -22531,7 +23695,10 @@ func (x *SessionSystemPromptOverrideCapabilities) DecodeWire(d *wire.Decoder) er
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -22625,7 +23792,10 @@ func (x *SessionForkCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -22719,7 +23889,10 @@ func (x *SessionArchiveCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -22813,7 +23986,10 @@ func (x *SessionStatusCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -22907,7 +24083,10 @@ func (x *SessionTitleCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -23000,14 +24179,21 @@ func (x *AgentAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "status")
+				if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Status = wire.Null[AuthStatusCapabilities]()
 			} else {
 				var v AuthStatusCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "status")
+					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+						return err
+					}
+					x.Status = wire.Some(v)
+					continue
 				}
 				x.Status = wire.Some(v)
 			}
@@ -23019,7 +24205,10 @@ func (x *AgentAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -23125,7 +24314,10 @@ func (x *AuthStatusCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -23219,7 +24411,10 @@ func (x *ProvidersCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -23435,7 +24630,10 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.MethodID.DecodeWire(d); err != nil {
-				return wire.At(err, "methodId")
+				if err := d.Recover(wire.At(err, "methodId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -23445,7 +24643,10 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -23456,7 +24657,10 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -23465,7 +24669,11 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -23478,7 +24686,13 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "args")
+					if err := d.Recover(wire.At(err, "args"), start, 0); err != nil {
+						return err
+					}
+					if x.Args == nil {
+						x.Args = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -23493,7 +24707,11 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "args")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "args"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -23508,7 +24726,13 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "env")
+					if err := d.Recover(wire.At(err, "env"), start, 0); err != nil {
+						return err
+					}
+					if x.Env == nil {
+						x.Env = []EnvVariable{}
+					}
+					continue
 				}
 				s0 := make([]EnvVariable, 0)
 				for i0 := 0; ; i0++ {
@@ -23521,7 +24745,11 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 EnvVariable
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "env")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "env"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -23535,7 +24763,10 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -23564,7 +24795,7 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "name")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -23713,7 +24944,10 @@ func (x *EnvVariable) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -23725,7 +24959,10 @@ func (x *EnvVariable) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "value")
+					if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Value = v0
 			}
@@ -23737,7 +24974,10 @@ func (x *EnvVariable) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -23766,7 +25006,7 @@ func (x *EnvVariable) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "value")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -23844,7 +25084,10 @@ func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.MethodID.DecodeWire(d); err != nil {
-				return wire.At(err, "methodId")
+				if err := d.Recover(wire.At(err, "methodId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -23854,7 +25097,10 @@ func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -23865,7 +25111,10 @@ func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -23874,7 +25123,11 @@ func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -23888,7 +25141,10 @@ func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -23917,7 +25173,7 @@ func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "name")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -24003,7 +25259,10 @@ func (x *LoginAuthResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -24096,7 +25355,10 @@ func (x *ListProvidersResponse) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "providers")
+					if err := d.Recover(wire.At(err, "providers"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]ProviderInfo, 0)
 				for i0 := 0; ; i0++ {
@@ -24109,7 +25371,11 @@ func (x *ListProvidersResponse) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 ProviderInfo
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "providers")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "providers"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -24123,7 +25389,10 @@ func (x *ListProvidersResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -24149,7 +25418,7 @@ func (x *ListProvidersResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "providers")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -24234,7 +25503,10 @@ func (x *ProviderInfo) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ProviderID.DecodeWire(d); err != nil {
-				return wire.At(err, "providerId")
+				if err := d.Recover(wire.At(err, "providerId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "supported":
 			if seen[1] {
@@ -24243,7 +25515,10 @@ func (x *ProviderInfo) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "supported")
+					if err := d.Recover(wire.At(err, "supported"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]LlmProtocol, 0)
 				for i0 := 0; ; i0++ {
@@ -24256,7 +25531,11 @@ func (x *ProviderInfo) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 LlmProtocol
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "supported")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "supported"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -24270,7 +25549,10 @@ func (x *ProviderInfo) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Bool()
 				if err != nil {
-					return wire.At(err, "required")
+					if err := d.Recover(wire.At(err, "required"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Required = v0
 			}
@@ -24281,14 +25563,21 @@ func (x *ProviderInfo) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "current")
+				if err := d.Recover(wire.At(err, "current"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Current = wire.Null[ProviderCurrentConfig]()
 			} else {
 				var v ProviderCurrentConfig
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "current")
+					if err := d.Recover(wire.At(err, "current"), start, 0); err != nil {
+						return err
+					}
+					x.Current = wire.Some(v)
+					continue
 				}
 				x.Current = wire.Some(v)
 			}
@@ -24300,7 +25589,10 @@ func (x *ProviderInfo) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -24332,7 +25624,7 @@ func (x *ProviderInfo) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "required")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -24527,7 +25819,10 @@ func (x *ProviderCurrentConfig) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.APIType.DecodeWire(d); err != nil {
-				return wire.At(err, "apiType")
+				if err := d.Recover(wire.At(err, "apiType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "baseUrl":
 			if seen[1] {
@@ -24537,7 +25832,10 @@ func (x *ProviderCurrentConfig) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "baseUrl")
+					if err := d.Recover(wire.At(err, "baseUrl"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.BaseURL = v0
 			}
@@ -24549,7 +25847,10 @@ func (x *ProviderCurrentConfig) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -24578,7 +25879,7 @@ func (x *ProviderCurrentConfig) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "baseUrl")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -24666,7 +25967,10 @@ func (x *SetProviderResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -24760,7 +26064,10 @@ func (x *DisableProviderResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -24854,7 +26161,10 @@ func (x *LogoutAuthResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -24946,7 +26256,10 @@ func (x *AuthStatusResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.State.DecodeWire(d); err != nil {
-				return wire.At(err, "state")
+				if err := d.Recover(wire.At(err, "state"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "accounts":
 			if seen[1] {
@@ -24955,7 +26268,13 @@ func (x *AuthStatusResponse) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "accounts")
+					if err := d.Recover(wire.At(err, "accounts"), start, 0); err != nil {
+						return err
+					}
+					if x.Accounts == nil {
+						x.Accounts = []AuthAccount{}
+					}
+					continue
 				}
 				s0 := make([]AuthAccount, 0)
 				for i0 := 0; ; i0++ {
@@ -24968,7 +26287,11 @@ func (x *AuthStatusResponse) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 AuthAccount
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "accounts")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "accounts"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -24982,7 +26305,10 @@ func (x *AuthStatusResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -25008,7 +26334,7 @@ func (x *AuthStatusResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "state")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -25157,7 +26483,10 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "label")
+					if err := d.Recover(wire.At(err, "label"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Label = v0
 			}
@@ -25168,7 +26497,10 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "active")
+				if err := d.Recover(wire.At(err, "active"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Active = wire.Null[bool]()
@@ -25177,7 +26509,11 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "active")
+						if err := d.Recover(wire.At(err, "active"), start, 0); err != nil {
+							return err
+						}
+						x.Active = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -25190,7 +26526,10 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "name")
+				if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Name = wire.Null[string]()
@@ -25199,7 +26538,11 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "name")
+						if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+							return err
+						}
+						x.Name = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -25212,7 +26555,10 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "email")
+				if err := d.Recover(wire.At(err, "email"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Email = wire.Null[string]()
@@ -25221,7 +26567,11 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "email")
+						if err := d.Recover(wire.At(err, "email"), start, 0); err != nil {
+							return err
+						}
+						x.Email = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -25234,7 +26584,10 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "organization")
+				if err := d.Recover(wire.At(err, "organization"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Organization = wire.Null[string]()
@@ -25243,7 +26596,11 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "organization")
+						if err := d.Recover(wire.At(err, "organization"), start, 0); err != nil {
+							return err
+						}
+						x.Organization = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -25257,7 +26614,10 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -25283,7 +26643,7 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "label")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -25389,7 +26749,10 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "configOptions":
 			if seen[1] {
@@ -25398,7 +26761,13 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "configOptions")
+					if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+						return err
+					}
+					if x.ConfigOptions == nil {
+						x.ConfigOptions = []SessionConfigOption{}
+					}
+					continue
 				}
 				s0 := make([]SessionConfigOption, 0)
 				for i0 := 0; ; i0++ {
@@ -25413,7 +26782,11 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeSessionConfigOption(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "configOptions")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "configOptions"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -25428,7 +26801,13 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "availableCommands")
+					if err := d.Recover(wire.At(err, "availableCommands"), start, 0); err != nil {
+						return err
+					}
+					if x.AvailableCommands == nil {
+						x.AvailableCommands = []AvailableCommand{}
+					}
+					continue
 				}
 				s0 := make([]AvailableCommand, 0)
 				for i0 := 0; ; i0++ {
@@ -25443,7 +26822,11 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeAvailableCommand(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "availableCommands")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "availableCommands"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -25459,7 +26842,10 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -25485,7 +26871,7 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -25704,10 +27090,16 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "select" {
-				return wire.At(wire.ConstError(d.Offset(), "\"select\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"select\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "configId":
 			if seen[1] {
@@ -25715,7 +27107,10 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.ConfigID.DecodeWire(d); err != nil {
-				return wire.At(err, "configId")
+				if err := d.Recover(wire.At(err, "configId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[2] {
@@ -25725,7 +27120,10 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -25736,7 +27134,10 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -25745,7 +27146,11 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -25758,14 +27163,21 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "category")
+				if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Category = wire.Null[SessionConfigOptionCategory]()
 			} else {
 				var v SessionConfigOptionCategory
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "category")
+					if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+						return err
+					}
+					x.Category = wire.Some(v)
+					continue
 				}
 				x.Category = wire.Some(v)
 			}
@@ -25777,7 +27189,10 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -25787,7 +27202,10 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[6] = true
 			if err := x.CurrentValue.DecodeWire(d); err != nil {
-				return wire.At(err, "currentValue")
+				if err := d.Recover(wire.At(err, "currentValue"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "options":
 			if seen[7] {
@@ -25797,7 +27215,10 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeSessionConfigSelectOptions(d)
 				if err != nil {
-					return wire.At(err, "options")
+					if err := d.Recover(wire.At(err, "options"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Options = v0
 			}
@@ -25835,7 +27256,7 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "options")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -26155,7 +27576,10 @@ func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Value.DecodeWire(d); err != nil {
-				return wire.At(err, "value")
+				if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -26165,7 +27589,10 @@ func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -26176,7 +27603,10 @@ func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -26185,7 +27615,11 @@ func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -26199,7 +27633,10 @@ func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -26228,7 +27665,7 @@ func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "name")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -26293,6 +27730,7 @@ func (SessionConfigSelectOptionsUngrouped) isSessionConfigSelectOptions() {}
 // DecodeWire decodes the value from d.
 func (x *SessionConfigSelectOptionsUngrouped) DecodeWire(d *wire.Decoder) error {
 	var v []SessionConfigSelectOption
+	start := d.Offset()
 	{
 		if err := d.BeginArray(); err != nil {
 			return err
@@ -26308,7 +27746,11 @@ func (x *SessionConfigSelectOptionsUngrouped) DecodeWire(d *wire.Decoder) error 
 			}
 			var e1 SessionConfigSelectOption
 			if err := e1.DecodeWire(d); err != nil {
-				return wire.AtIndex(err, i1)
+				if err := d.Recover(wire.AtIndex(err, i1), start, 0); err != nil {
+					return err
+				}
+				s1 = append(s1, e1)
+				continue
 			}
 			s1 = append(s1, e1)
 		}
@@ -26381,7 +27823,10 @@ func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.GroupID.DecodeWire(d); err != nil {
-				return wire.At(err, "groupId")
+				if err := d.Recover(wire.At(err, "groupId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -26391,7 +27836,10 @@ func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -26402,7 +27850,10 @@ func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "options")
+					if err := d.Recover(wire.At(err, "options"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]SessionConfigSelectOption, 0)
 				for i0 := 0; ; i0++ {
@@ -26415,7 +27866,11 @@ func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 SessionConfigSelectOption
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "options")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "options"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -26429,7 +27884,10 @@ func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -26461,7 +27919,7 @@ func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "options")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -26574,6 +28032,7 @@ func (SessionConfigSelectOptionsGrouped) isSessionConfigSelectOptions() {}
 // DecodeWire decodes the value from d.
 func (x *SessionConfigSelectOptionsGrouped) DecodeWire(d *wire.Decoder) error {
 	var v []SessionConfigSelectGroup
+	start := d.Offset()
 	{
 		if err := d.BeginArray(); err != nil {
 			return err
@@ -26589,7 +28048,11 @@ func (x *SessionConfigSelectOptionsGrouped) DecodeWire(d *wire.Decoder) error {
 			}
 			var e1 SessionConfigSelectGroup
 			if err := e1.DecodeWire(d); err != nil {
-				return wire.AtIndex(err, i1)
+				if err := d.Recover(wire.AtIndex(err, i1), start, 0); err != nil {
+					return err
+				}
+				s1 = append(s1, e1)
+				continue
 			}
 			s1 = append(s1, e1)
 		}
@@ -26665,10 +28128,16 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "boolean" {
-				return wire.At(wire.ConstError(d.Offset(), "\"boolean\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"boolean\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "configId":
 			if seen[1] {
@@ -26676,7 +28145,10 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.ConfigID.DecodeWire(d); err != nil {
-				return wire.At(err, "configId")
+				if err := d.Recover(wire.At(err, "configId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[2] {
@@ -26686,7 +28158,10 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -26697,7 +28172,10 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -26706,7 +28184,11 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -26719,14 +28201,21 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "category")
+				if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Category = wire.Null[SessionConfigOptionCategory]()
 			} else {
 				var v SessionConfigOptionCategory
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "category")
+					if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+						return err
+					}
+					x.Category = wire.Some(v)
+					continue
 				}
 				x.Category = wire.Some(v)
 			}
@@ -26738,7 +28227,10 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -26750,7 +28242,10 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Bool()
 				if err != nil {
-					return wire.At(err, "currentValue")
+					if err := d.Recover(wire.At(err, "currentValue"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.CurrentValue = v0
 			}
@@ -26785,7 +28280,7 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "currentValue")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -26990,7 +28485,10 @@ func (x *Command) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -27002,7 +28500,10 @@ func (x *Command) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "description")
+					if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Description = v0
 			}
@@ -27013,7 +28514,10 @@ func (x *Command) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "input")
+				if err := d.Recover(wire.At(err, "input"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Input = wire.Null[AvailableCommandInput]()
@@ -27022,7 +28526,11 @@ func (x *Command) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeAvailableCommandInput(d)
 					if err != nil {
-						return wire.At(err, "input")
+						if err := d.Recover(wire.At(err, "input"), start, 0); err != nil {
+							return err
+						}
+						x.Input = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -27036,7 +28544,10 @@ func (x *Command) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -27065,7 +28576,7 @@ func (x *Command) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "description")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -27258,7 +28769,10 @@ func (x *TextCommandInput) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "hint")
+					if err := d.Recover(wire.At(err, "hint"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Hint = v0
 			}
@@ -27270,7 +28784,10 @@ func (x *TextCommandInput) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -27296,7 +28813,7 @@ func (x *TextCommandInput) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "hint")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -27371,7 +28888,10 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "sessions")
+					if err := d.Recover(wire.At(err, "sessions"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]SessionInfo, 0)
 				for i0 := 0; ; i0++ {
@@ -27384,7 +28904,11 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 SessionInfo
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "sessions")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "sessions"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -27397,14 +28921,21 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "nextCursor")
+				if err := d.Recover(wire.At(err, "nextCursor"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.NextCursor = wire.Null[SessionListCursor]()
 			} else {
 				var v SessionListCursor
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "nextCursor")
+					if err := d.Recover(wire.At(err, "nextCursor"), start, 0); err != nil {
+						return err
+					}
+					x.NextCursor = wire.Some(v)
+					continue
 				}
 				x.NextCursor = wire.Some(v)
 			}
@@ -27416,7 +28947,10 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -27442,7 +28976,7 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessions")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -27535,7 +29069,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "cwd":
 			if seen[1] {
@@ -27543,7 +29080,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Cwd.DecodeWire(d); err != nil {
-				return wire.At(err, "cwd")
+				if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "additionalDirectories":
 			if seen[2] {
@@ -27552,7 +29092,13 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "additionalDirectories")
+					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						return err
+					}
+					if x.AdditionalDirectories == nil {
+						x.AdditionalDirectories = []AbsolutePath{}
+					}
+					continue
 				}
 				s0 := make([]AbsolutePath, 0)
 				for i0 := 0; ; i0++ {
@@ -27565,7 +29111,11 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 AbsolutePath
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "additionalDirectories"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -27578,7 +29128,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -27587,7 +29140,11 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -27600,7 +29157,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "updatedAt")
+				if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.UpdatedAt = wire.Null[string]()
@@ -27609,7 +29169,11 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "updatedAt")
+						if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+							return err
+						}
+						x.UpdatedAt = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -27622,7 +29186,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "archived")
+				if err := d.Recover(wire.At(err, "archived"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Archived = wire.Null[bool]()
@@ -27631,7 +29198,11 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "archived")
+						if err := d.Recover(wire.At(err, "archived"), start, 0); err != nil {
+							return err
+						}
+						x.Archived = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -27645,7 +29216,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -27674,7 +29248,7 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "cwd")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -27830,7 +29404,10 @@ func (x *DeleteSessionResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -27922,7 +29499,10 @@ func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "configOptions":
 			if seen[1] {
@@ -27931,7 +29511,13 @@ func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "configOptions")
+					if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+						return err
+					}
+					if x.ConfigOptions == nil {
+						x.ConfigOptions = []SessionConfigOption{}
+					}
+					continue
 				}
 				s0 := make([]SessionConfigOption, 0)
 				for i0 := 0; ; i0++ {
@@ -27946,7 +29532,11 @@ func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeSessionConfigOption(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "configOptions")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "configOptions"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -27961,7 +29551,13 @@ func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "availableCommands")
+					if err := d.Recover(wire.At(err, "availableCommands"), start, 0); err != nil {
+						return err
+					}
+					if x.AvailableCommands == nil {
+						x.AvailableCommands = []AvailableCommand{}
+					}
+					continue
 				}
 				s0 := make([]AvailableCommand, 0)
 				for i0 := 0; ; i0++ {
@@ -27976,7 +29572,11 @@ func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeAvailableCommand(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "availableCommands")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "availableCommands"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -27992,7 +29592,10 @@ func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -28018,7 +29621,7 @@ func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -28124,7 +29727,10 @@ func (x *ArchiveSessionResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -28218,7 +29824,10 @@ func (x *UnarchiveSessionResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -28310,7 +29919,10 @@ func (x *SessionStatusResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Status.DecodeWire(d); err != nil {
-				return wire.At(err, "status")
+				if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "state":
 			if seen[1] {
@@ -28319,7 +29931,10 @@ func (x *SessionStatusResponse) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "state")
+				if err := d.Recover(wire.At(err, "state"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.State = wire.Null[StateUpdate]()
@@ -28328,7 +29943,11 @@ func (x *SessionStatusResponse) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeStateUpdate(d)
 					if err != nil {
-						return wire.At(err, "state")
+						if err := d.Recover(wire.At(err, "state"), start, 0); err != nil {
+							return err
+						}
+						x.State = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -28342,7 +29961,10 @@ func (x *SessionStatusResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -28368,7 +29990,7 @@ func (x *SessionStatusResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "status")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -28677,7 +30299,10 @@ func (x *RunningStateUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "background")
+				if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Background = wire.Null[[]BackgroundWork]()
@@ -28685,7 +30310,11 @@ func (x *RunningStateUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "background")
+						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+							return err
+						}
+						x.Background = wire.Some(v)
+						continue
 					}
 					s1 := make([]BackgroundWork, 0)
 					for i1 := 0; ; i1++ {
@@ -28700,7 +30329,11 @@ func (x *RunningStateUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "background")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -28718,7 +30351,10 @@ func (x *RunningStateUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -28974,7 +30610,10 @@ func (x *BackgroundTerminal) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
+				if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -28984,7 +30623,10 @@ func (x *BackgroundTerminal) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -29010,7 +30652,7 @@ func (x *BackgroundTerminal) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "terminalId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -29086,7 +30728,10 @@ func (x *BackgroundToolCall) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ToolCallID.DecodeWire(d); err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -29096,7 +30741,10 @@ func (x *BackgroundToolCall) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -29122,7 +30770,7 @@ func (x *BackgroundToolCall) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "toolCallId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -29198,7 +30846,10 @@ func (x *BackgroundSubagent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -29208,7 +30859,10 @@ func (x *BackgroundSubagent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -29234,7 +30888,7 @@ func (x *BackgroundSubagent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -29311,10 +30965,16 @@ func (x *Idle) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "state")
+				if err := d.Recover(wire.At(err, "state"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "idle" {
-				return wire.At(wire.ConstError(d.Offset(), "\"idle\""), "state")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"idle\""), "state"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "usage":
 			if seen[1] {
@@ -29323,14 +30983,21 @@ func (x *Idle) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "usage")
+				if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Usage = wire.Null[Usage]()
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
+					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+						return err
+					}
+					x.Usage = wire.Some(v)
+					continue
 				}
 				x.Usage = wire.Some(v)
 			}
@@ -29341,7 +31008,10 @@ func (x *Idle) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "background")
+				if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Background = wire.Null[[]BackgroundWork]()
@@ -29349,7 +31019,11 @@ func (x *Idle) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "background")
+						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+							return err
+						}
+						x.Background = wire.Some(v)
+						continue
 					}
 					s1 := make([]BackgroundWork, 0)
 					for i1 := 0; ; i1++ {
@@ -29364,7 +31038,11 @@ func (x *Idle) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "background")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -29382,7 +31060,10 @@ func (x *Idle) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -29393,7 +31074,10 @@ func (x *Idle) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "stopReason")
+				if err := d.Recover(wire.At(err, "stopReason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.StopReason = wire.Null[string]()
@@ -29402,7 +31086,11 @@ func (x *Idle) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "stopReason")
+						if err := d.Recover(wire.At(err, "stopReason"), start, 0); err != nil {
+							return err
+						}
+						x.StopReason = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -29430,7 +31118,7 @@ func (x *Idle) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "state")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -29560,7 +31248,10 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "totalTokens")
+					if err := d.Recover(wire.At(err, "totalTokens"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.TotalTokens = v0
 			}
@@ -29572,7 +31263,10 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "inputTokens")
+					if err := d.Recover(wire.At(err, "inputTokens"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.InputTokens = v0
 			}
@@ -29584,7 +31278,10 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "outputTokens")
+					if err := d.Recover(wire.At(err, "outputTokens"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.OutputTokens = v0
 			}
@@ -29595,7 +31292,10 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "thoughtTokens")
+				if err := d.Recover(wire.At(err, "thoughtTokens"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ThoughtTokens = wire.Null[uint64]()
@@ -29604,7 +31304,11 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "thoughtTokens")
+						if err := d.Recover(wire.At(err, "thoughtTokens"), start, 0); err != nil {
+							return err
+						}
+						x.ThoughtTokens = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -29617,7 +31321,10 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cachedReadTokens")
+				if err := d.Recover(wire.At(err, "cachedReadTokens"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.CachedReadTokens = wire.Null[uint64]()
@@ -29626,7 +31333,11 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "cachedReadTokens")
+						if err := d.Recover(wire.At(err, "cachedReadTokens"), start, 0); err != nil {
+							return err
+						}
+						x.CachedReadTokens = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -29639,7 +31350,10 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cachedWriteTokens")
+				if err := d.Recover(wire.At(err, "cachedWriteTokens"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.CachedWriteTokens = wire.Null[uint64]()
@@ -29648,7 +31362,11 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "cachedWriteTokens")
+						if err := d.Recover(wire.At(err, "cachedWriteTokens"), start, 0); err != nil {
+							return err
+						}
+						x.CachedWriteTokens = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -29662,7 +31380,10 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -29694,7 +31415,7 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "outputTokens")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -29981,10 +31702,16 @@ func (x *EndTurn) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "stopReason")
+				if err := d.Recover(wire.At(err, "stopReason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "end_turn" {
-				return wire.At(wire.ConstError(d.Offset(), "\"end_turn\""), "stopReason")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"end_turn\""), "stopReason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "usage":
 			if seen[1] {
@@ -29993,14 +31720,21 @@ func (x *EndTurn) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "usage")
+				if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Usage = wire.Null[Usage]()
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
+					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+						return err
+					}
+					x.Usage = wire.Some(v)
+					continue
 				}
 				x.Usage = wire.Some(v)
 			}
@@ -30011,7 +31745,10 @@ func (x *EndTurn) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "background")
+				if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Background = wire.Null[[]BackgroundWork]()
@@ -30019,7 +31756,11 @@ func (x *EndTurn) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "background")
+						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+							return err
+						}
+						x.Background = wire.Some(v)
+						continue
 					}
 					s1 := make([]BackgroundWork, 0)
 					for i1 := 0; ; i1++ {
@@ -30034,7 +31775,11 @@ func (x *EndTurn) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "background")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -30052,7 +31797,10 @@ func (x *EndTurn) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -30078,7 +31826,7 @@ func (x *EndTurn) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "stopReason")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -30186,10 +31934,16 @@ func (x *MaxTokens) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "stopReason")
+				if err := d.Recover(wire.At(err, "stopReason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "max_tokens" {
-				return wire.At(wire.ConstError(d.Offset(), "\"max_tokens\""), "stopReason")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"max_tokens\""), "stopReason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "usage":
 			if seen[1] {
@@ -30198,14 +31952,21 @@ func (x *MaxTokens) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "usage")
+				if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Usage = wire.Null[Usage]()
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
+					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+						return err
+					}
+					x.Usage = wire.Some(v)
+					continue
 				}
 				x.Usage = wire.Some(v)
 			}
@@ -30216,7 +31977,10 @@ func (x *MaxTokens) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "background")
+				if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Background = wire.Null[[]BackgroundWork]()
@@ -30224,7 +31988,11 @@ func (x *MaxTokens) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "background")
+						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+							return err
+						}
+						x.Background = wire.Some(v)
+						continue
 					}
 					s1 := make([]BackgroundWork, 0)
 					for i1 := 0; ; i1++ {
@@ -30239,7 +32007,11 @@ func (x *MaxTokens) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "background")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -30257,7 +32029,10 @@ func (x *MaxTokens) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -30283,7 +32058,7 @@ func (x *MaxTokens) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "stopReason")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -30391,10 +32166,16 @@ func (x *MaxTurnRequests) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "stopReason")
+				if err := d.Recover(wire.At(err, "stopReason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "max_turn_requests" {
-				return wire.At(wire.ConstError(d.Offset(), "\"max_turn_requests\""), "stopReason")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"max_turn_requests\""), "stopReason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "usage":
 			if seen[1] {
@@ -30403,14 +32184,21 @@ func (x *MaxTurnRequests) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "usage")
+				if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Usage = wire.Null[Usage]()
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
+					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+						return err
+					}
+					x.Usage = wire.Some(v)
+					continue
 				}
 				x.Usage = wire.Some(v)
 			}
@@ -30421,7 +32209,10 @@ func (x *MaxTurnRequests) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "background")
+				if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Background = wire.Null[[]BackgroundWork]()
@@ -30429,7 +32220,11 @@ func (x *MaxTurnRequests) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "background")
+						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+							return err
+						}
+						x.Background = wire.Some(v)
+						continue
 					}
 					s1 := make([]BackgroundWork, 0)
 					for i1 := 0; ; i1++ {
@@ -30444,7 +32239,11 @@ func (x *MaxTurnRequests) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "background")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -30462,7 +32261,10 @@ func (x *MaxTurnRequests) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -30488,7 +32290,7 @@ func (x *MaxTurnRequests) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "stopReason")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -30596,10 +32398,16 @@ func (x *Refusal) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "stopReason")
+				if err := d.Recover(wire.At(err, "stopReason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "refusal" {
-				return wire.At(wire.ConstError(d.Offset(), "\"refusal\""), "stopReason")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"refusal\""), "stopReason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "usage":
 			if seen[1] {
@@ -30608,14 +32416,21 @@ func (x *Refusal) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "usage")
+				if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Usage = wire.Null[Usage]()
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
+					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+						return err
+					}
+					x.Usage = wire.Some(v)
+					continue
 				}
 				x.Usage = wire.Some(v)
 			}
@@ -30626,7 +32441,10 @@ func (x *Refusal) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "background")
+				if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Background = wire.Null[[]BackgroundWork]()
@@ -30634,7 +32452,11 @@ func (x *Refusal) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "background")
+						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+							return err
+						}
+						x.Background = wire.Some(v)
+						continue
 					}
 					s1 := make([]BackgroundWork, 0)
 					for i1 := 0; ; i1++ {
@@ -30649,7 +32471,11 @@ func (x *Refusal) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "background")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -30667,7 +32493,10 @@ func (x *Refusal) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -30693,7 +32522,7 @@ func (x *Refusal) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "stopReason")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -30801,10 +32630,16 @@ func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "stopReason")
+				if err := d.Recover(wire.At(err, "stopReason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "cancelled" {
-				return wire.At(wire.ConstError(d.Offset(), "\"cancelled\""), "stopReason")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"cancelled\""), "stopReason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "usage":
 			if seen[1] {
@@ -30813,14 +32648,21 @@ func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "usage")
+				if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Usage = wire.Null[Usage]()
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
+					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+						return err
+					}
+					x.Usage = wire.Some(v)
+					continue
 				}
 				x.Usage = wire.Some(v)
 			}
@@ -30831,7 +32673,10 @@ func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "background")
+				if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Background = wire.Null[[]BackgroundWork]()
@@ -30839,7 +32684,11 @@ func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "background")
+						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+							return err
+						}
+						x.Background = wire.Some(v)
+						continue
 					}
 					s1 := make([]BackgroundWork, 0)
 					for i1 := 0; ; i1++ {
@@ -30854,7 +32703,11 @@ func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "background")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -30872,7 +32725,10 @@ func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -30898,7 +32754,7 @@ func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "stopReason")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -31006,10 +32862,16 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "stopReason")
+				if err := d.Recover(wire.At(err, "stopReason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "error" {
-				return wire.At(wire.ConstError(d.Offset(), "\"error\""), "stopReason")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"error\""), "stopReason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "usage":
 			if seen[1] {
@@ -31018,14 +32880,21 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "usage")
+				if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Usage = wire.Null[Usage]()
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
+					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+						return err
+					}
+					x.Usage = wire.Some(v)
+					continue
 				}
 				x.Usage = wire.Some(v)
 			}
@@ -31036,7 +32905,10 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "background")
+				if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Background = wire.Null[[]BackgroundWork]()
@@ -31044,7 +32916,11 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "background")
+						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+							return err
+						}
+						x.Background = wire.Some(v)
+						continue
 					}
 					s1 := make([]BackgroundWork, 0)
 					for i1 := 0; ; i1++ {
@@ -31059,7 +32935,11 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "background")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -31077,7 +32957,10 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -31088,14 +32971,21 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "error")
+				if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Error = wire.Null[Error]()
 			} else {
 				var v Error
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "error")
+					if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+						return err
+					}
+					x.Error = wire.Some(v)
+					continue
 				}
 				x.Error = wire.Some(v)
 			}
@@ -31121,7 +33011,7 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "stopReason")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -31238,7 +33128,10 @@ func (x *Error) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Code.DecodeWire(d); err != nil {
-				return wire.At(err, "code")
+				if err := d.Recover(wire.At(err, "code"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "message":
 			if seen[1] {
@@ -31248,7 +33141,10 @@ func (x *Error) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "message")
+					if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Message = v0
 			}
@@ -31259,7 +33155,10 @@ func (x *Error) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "data")
+				if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Data = wire.Null[ErrorData]()
@@ -31268,7 +33167,11 @@ func (x *Error) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeErrorData(d)
 					if err != nil {
-						return wire.At(err, "data")
+						if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+							return err
+						}
+						x.Data = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -31299,7 +33202,7 @@ func (x *Error) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "message")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -31655,7 +33558,10 @@ func (x *UnsupportedProtocolVersion) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Requested.DecodeWire(d); err != nil {
-				return wire.At(err, "requested")
+				if err := d.Recover(wire.At(err, "requested"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "supported":
 			if seen[1] {
@@ -31664,7 +33570,10 @@ func (x *UnsupportedProtocolVersion) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "supported")
+					if err := d.Recover(wire.At(err, "supported"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]ProtocolVersion, 0)
 				for i0 := 0; ; i0++ {
@@ -31677,7 +33586,11 @@ func (x *UnsupportedProtocolVersion) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 ProtocolVersion
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "supported")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "supported"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -31691,7 +33604,10 @@ func (x *UnsupportedProtocolVersion) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -31720,7 +33636,7 @@ func (x *UnsupportedProtocolVersion) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "supported")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -31802,7 +33718,10 @@ func (x *SessionNotFound) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -31812,7 +33731,10 @@ func (x *SessionNotFound) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -31838,7 +33760,7 @@ func (x *SessionNotFound) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -31915,14 +33837,21 @@ func (x *None) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "usage")
+				if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Usage = wire.Null[Usage]()
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
+					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+						return err
+					}
+					x.Usage = wire.Some(v)
+					continue
 				}
 				x.Usage = wire.Some(v)
 			}
@@ -31933,7 +33862,10 @@ func (x *None) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "background")
+				if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Background = wire.Null[[]BackgroundWork]()
@@ -31941,7 +33873,11 @@ func (x *None) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "background")
+						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+							return err
+						}
+						x.Background = wire.Some(v)
+						continue
 					}
 					s1 := make([]BackgroundWork, 0)
 					for i1 := 0; ; i1++ {
@@ -31956,7 +33892,11 @@ func (x *None) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "background")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -31974,7 +33914,10 @@ func (x *None) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -32100,7 +34043,10 @@ func (x *RequiresActionStateUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "background")
+				if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Background = wire.Null[[]BackgroundWork]()
@@ -32108,7 +34054,11 @@ func (x *RequiresActionStateUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "background")
+						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+							return err
+						}
+						x.Background = wire.Some(v)
+						continue
 					}
 					s1 := make([]BackgroundWork, 0)
 					for i1 := 0; ; i1++ {
@@ -32123,7 +34073,11 @@ func (x *RequiresActionStateUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "background")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -32141,7 +34095,10 @@ func (x *RequiresActionStateUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -32255,7 +34212,10 @@ func (x *UnknownStateUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "background")
+				if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Background = wire.Null[[]BackgroundWork]()
@@ -32263,7 +34223,11 @@ func (x *UnknownStateUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "background")
+						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+							return err
+						}
+						x.Background = wire.Some(v)
+						continue
 					}
 					s1 := make([]BackgroundWork, 0)
 					for i1 := 0; ; i1++ {
@@ -32278,7 +34242,11 @@ func (x *UnknownStateUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "background")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -32296,7 +34264,10 @@ func (x *UnknownStateUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -32409,7 +34380,10 @@ func (x *SetSessionTitleResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "title")
+					if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Title = v0
 			}
@@ -32421,7 +34395,10 @@ func (x *SetSessionTitleResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -32447,7 +34424,7 @@ func (x *SetSessionTitleResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "title")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -32522,7 +34499,13 @@ func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "configOptions")
+					if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+						return err
+					}
+					if x.ConfigOptions == nil {
+						x.ConfigOptions = []SessionConfigOption{}
+					}
+					continue
 				}
 				s0 := make([]SessionConfigOption, 0)
 				for i0 := 0; ; i0++ {
@@ -32537,7 +34520,11 @@ func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeSessionConfigOption(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "configOptions")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "configOptions"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -32552,7 +34539,13 @@ func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "availableCommands")
+					if err := d.Recover(wire.At(err, "availableCommands"), start, 0); err != nil {
+						return err
+					}
+					if x.AvailableCommands == nil {
+						x.AvailableCommands = []AvailableCommand{}
+					}
+					continue
 				}
 				s0 := make([]AvailableCommand, 0)
 				for i0 := 0; ; i0++ {
@@ -32567,7 +34560,11 @@ func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeAvailableCommand(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "availableCommands")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "availableCommands"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -32583,7 +34580,10 @@ func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -32707,7 +34707,10 @@ func (x *CloseSessionResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -32801,7 +34804,10 @@ func (x *CancelToolCallResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -32895,7 +34901,10 @@ func (x *CancelTerminalResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -32988,7 +34997,10 @@ func (x *SetSessionConfigOptionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "configOptions")
+					if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]SessionConfigOption, 0)
 				for i0 := 0; ; i0++ {
@@ -33003,7 +35015,11 @@ func (x *SetSessionConfigOptionResponse) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeSessionConfigOption(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "configOptions")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "configOptions"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -33019,7 +35035,10 @@ func (x *SetSessionConfigOptionResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -33045,7 +35064,7 @@ func (x *SetSessionConfigOptionResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "configOptions")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -33130,7 +35149,10 @@ func (x *PromptResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.MessageID.DecodeWire(d); err != nil {
-				return wire.At(err, "messageId")
+				if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -33140,7 +35162,10 @@ func (x *PromptResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -33166,7 +35191,7 @@ func (x *PromptResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "messageId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -33324,7 +35349,10 @@ func (x *AgentResponseError) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeAgentResponseErrorID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -33334,7 +35362,10 @@ func (x *AgentResponseError) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Error.DecodeWire(d); err != nil {
-				return wire.At(err, "error")
+				if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -33361,7 +35392,7 @@ func (x *AgentResponseError) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "error")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -33604,7 +35635,10 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -33615,7 +35649,10 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "params")
+				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Params = wire.Null[AgentNotificationParams]()
@@ -33624,7 +35661,11 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeAgentNotificationParams(d)
 					if err != nil {
-						return wire.At(err, "params")
+						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+							return err
+						}
+						x.Params = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -33652,7 +35693,7 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -33961,7 +36002,10 @@ func (x *AgentNotificationParamsUpdateSessionNotification) DecodeWire(d *wire.De
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "update":
 			if seen[1] {
@@ -33971,7 +36015,10 @@ func (x *AgentNotificationParamsUpdateSessionNotification) DecodeWire(d *wire.De
 			{
 				v0, err := DecodeSessionUpdate(d)
 				if err != nil {
-					return wire.At(err, "update")
+					if err := d.Recover(wire.At(err, "update"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Update = v0
 			}
@@ -33983,7 +36030,10 @@ func (x *AgentNotificationParamsUpdateSessionNotification) DecodeWire(d *wire.De
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -34012,7 +36062,7 @@ func (x *AgentNotificationParamsUpdateSessionNotification) DecodeWire(d *wire.De
 		missing = append(missing, "update")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -34637,7 +36687,10 @@ func (x *ContentChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.MessageID.DecodeWire(d); err != nil {
-				return wire.At(err, "messageId")
+				if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[1] {
@@ -34647,7 +36700,10 @@ func (x *ContentChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeContentBlock(d)
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -34659,7 +36715,10 @@ func (x *ContentChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -34688,7 +36747,7 @@ func (x *ContentChunk) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -34823,7 +36882,10 @@ func (x *UserMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.MessageID.DecodeWire(d); err != nil {
-				return wire.At(err, "messageId")
+				if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[1] {
@@ -34832,7 +36894,10 @@ func (x *UserMessage) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "content")
+				if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Content = wire.Null[[]ContentBlock]()
@@ -34840,7 +36905,11 @@ func (x *UserMessage) DecodeWire(d *wire.Decoder) error {
 				var v []ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "content")
+						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+							return err
+						}
+						x.Content = wire.Some(v)
+						continue
 					}
 					s1 := make([]ContentBlock, 0)
 					for i1 := 0; ; i1++ {
@@ -34855,7 +36924,11 @@ func (x *UserMessage) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeContentBlock(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "content")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -34873,7 +36946,10 @@ func (x *UserMessage) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -34899,7 +36975,7 @@ func (x *UserMessage) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "messageId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -35045,7 +37121,10 @@ func (x *AgentMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.MessageID.DecodeWire(d); err != nil {
-				return wire.At(err, "messageId")
+				if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[1] {
@@ -35054,7 +37133,10 @@ func (x *AgentMessage) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "content")
+				if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Content = wire.Null[[]ContentBlock]()
@@ -35062,7 +37144,11 @@ func (x *AgentMessage) DecodeWire(d *wire.Decoder) error {
 				var v []ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "content")
+						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+							return err
+						}
+						x.Content = wire.Some(v)
+						continue
 					}
 					s1 := make([]ContentBlock, 0)
 					for i1 := 0; ; i1++ {
@@ -35077,7 +37163,11 @@ func (x *AgentMessage) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeContentBlock(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "content")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -35095,7 +37185,10 @@ func (x *AgentMessage) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -35121,7 +37214,7 @@ func (x *AgentMessage) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "messageId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -35267,7 +37360,10 @@ func (x *AgentThought) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.MessageID.DecodeWire(d); err != nil {
-				return wire.At(err, "messageId")
+				if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[1] {
@@ -35276,7 +37372,10 @@ func (x *AgentThought) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "content")
+				if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Content = wire.Null[[]ContentBlock]()
@@ -35284,7 +37383,11 @@ func (x *AgentThought) DecodeWire(d *wire.Decoder) error {
 				var v []ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "content")
+						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+							return err
+						}
+						x.Content = wire.Some(v)
+						continue
 					}
 					s1 := make([]ContentBlock, 0)
 					for i1 := 0; ; i1++ {
@@ -35299,7 +37402,11 @@ func (x *AgentThought) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeContentBlock(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "content")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -35317,7 +37424,10 @@ func (x *AgentThought) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -35343,7 +37453,7 @@ func (x *AgentThought) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "messageId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -35439,10 +37549,16 @@ func (x *SessionUpdateStateUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "sessionUpdate")
+				if err := d.Recover(wire.At(err, "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "state_update" {
-				return wire.At(wire.ConstError(d.Offset(), "\"state_update\""), "sessionUpdate")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"state_update\""), "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -35466,7 +37582,7 @@ func (x *SessionUpdateStateUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionUpdate")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -35547,7 +37663,10 @@ func (x *ToolCallContentChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ToolCallID.DecodeWire(d); err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[1] {
@@ -35557,7 +37676,10 @@ func (x *ToolCallContentChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeToolCallContent(d)
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -35569,7 +37691,10 @@ func (x *ToolCallContentChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -35598,7 +37723,7 @@ func (x *ToolCallContentChunk) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -35682,7 +37807,10 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
+				if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "command":
 			if seen[1] {
@@ -35691,7 +37819,10 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "command")
+				if err := d.Recover(wire.At(err, "command"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Command = wire.Null[string]()
@@ -35700,7 +37831,11 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "command")
+						if err := d.Recover(wire.At(err, "command"), start, 0); err != nil {
+							return err
+						}
+						x.Command = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -35713,14 +37848,21 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cwd")
+				if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cwd = wire.Null[AbsolutePath]()
 			} else {
 				var v AbsolutePath
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "cwd")
+					if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+						return err
+					}
+					x.Cwd = wire.Some(v)
+					continue
 				}
 				x.Cwd = wire.Some(v)
 			}
@@ -35731,14 +37873,21 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "output")
+				if err := d.Recover(wire.At(err, "output"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Output = wire.Null[TerminalOutput]()
 			} else {
 				var v TerminalOutput
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "output")
+					if err := d.Recover(wire.At(err, "output"), start, 0); err != nil {
+						return err
+					}
+					x.Output = wire.Some(v)
+					continue
 				}
 				x.Output = wire.Some(v)
 			}
@@ -35749,14 +37898,21 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "exitStatus")
+				if err := d.Recover(wire.At(err, "exitStatus"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ExitStatus = wire.Null[TerminalExitStatus]()
 			} else {
 				var v TerminalExitStatus
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "exitStatus")
+					if err := d.Recover(wire.At(err, "exitStatus"), start, 0); err != nil {
+						return err
+					}
+					x.ExitStatus = wire.Some(v)
+					continue
 				}
 				x.ExitStatus = wire.Some(v)
 			}
@@ -35767,14 +37923,21 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "size")
+				if err := d.Recover(wire.At(err, "size"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Size = wire.Null[TerminalSize]()
 			} else {
 				var v TerminalSize
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "size")
+					if err := d.Recover(wire.At(err, "size"), start, 0); err != nil {
+						return err
+					}
+					x.Size = wire.Some(v)
+					continue
 				}
 				x.Size = wire.Some(v)
 			}
@@ -35785,14 +37948,21 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "capabilities")
+				if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Capabilities = wire.Null[TerminalCapabilities]()
 			} else {
 				var v TerminalCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "capabilities")
+					if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+						return err
+					}
+					x.Capabilities = wire.Some(v)
+					continue
 				}
 				x.Capabilities = wire.Some(v)
 			}
@@ -35804,7 +37974,10 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -35830,7 +38003,7 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "terminalId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -35970,7 +38143,10 @@ func (x *TerminalOutput) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "data")
+					if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Data = v0
 			}
@@ -35982,7 +38158,10 @@ func (x *TerminalOutput) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -36008,7 +38187,7 @@ func (x *TerminalOutput) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "data")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -36083,7 +38262,10 @@ func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "exitCode")
+				if err := d.Recover(wire.At(err, "exitCode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ExitCode = wire.Null[int64]()
@@ -36092,7 +38274,11 @@ func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						return wire.At(err, "exitCode")
+						if err := d.Recover(wire.At(err, "exitCode"), start, 0); err != nil {
+							return err
+						}
+						x.ExitCode = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -36105,7 +38291,10 @@ func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "signal")
+				if err := d.Recover(wire.At(err, "signal"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Signal = wire.Null[string]()
@@ -36114,7 +38303,11 @@ func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "signal")
+						if err := d.Recover(wire.At(err, "signal"), start, 0); err != nil {
+							return err
+						}
+						x.Signal = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -36128,7 +38321,10 @@ func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -36238,7 +38434,10 @@ func (x *TerminalSize) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint16()
 				if err != nil {
-					return wire.At(err, "cols")
+					if err := d.Recover(wire.At(err, "cols"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Cols = v0
 			}
@@ -36250,7 +38449,10 @@ func (x *TerminalSize) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint16()
 				if err != nil {
-					return wire.At(err, "rows")
+					if err := d.Recover(wire.At(err, "rows"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Rows = v0
 			}
@@ -36262,7 +38464,10 @@ func (x *TerminalSize) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -36291,7 +38496,7 @@ func (x *TerminalSize) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "rows")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -36380,14 +38585,21 @@ func (x *TerminalCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cancel")
+				if err := d.Recover(wire.At(err, "cancel"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cancel = wire.Null[TerminalCancelCapabilities]()
 			} else {
 				var v TerminalCancelCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "cancel")
+					if err := d.Recover(wire.At(err, "cancel"), start, 0); err != nil {
+						return err
+					}
+					x.Cancel = wire.Some(v)
+					continue
 				}
 				x.Cancel = wire.Some(v)
 			}
@@ -36399,7 +38611,10 @@ func (x *TerminalCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -36505,7 +38720,10 @@ func (x *TerminalCancelCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -36599,7 +38817,10 @@ func (x *TerminalOutputChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
+				if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "data":
 			if seen[1] {
@@ -36609,7 +38830,10 @@ func (x *TerminalOutputChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "data")
+					if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Data = v0
 			}
@@ -36621,7 +38845,10 @@ func (x *TerminalOutputChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -36650,7 +38877,7 @@ func (x *TerminalOutputChunk) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "data")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -36730,7 +38957,10 @@ func (x *PlanUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodePlanUpdateContent(d)
 				if err != nil {
-					return wire.At(err, "plan")
+					if err := d.Recover(wire.At(err, "plan"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Plan = v0
 			}
@@ -36742,7 +38972,10 @@ func (x *PlanUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -36768,7 +39001,7 @@ func (x *PlanUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "plan")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -36993,7 +39226,10 @@ func (x *PlanItems) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.PlanID.DecodeWire(d); err != nil {
-				return wire.At(err, "planId")
+				if err := d.Recover(wire.At(err, "planId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "entries":
 			if seen[1] {
@@ -37002,7 +39238,10 @@ func (x *PlanItems) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "entries")
+					if err := d.Recover(wire.At(err, "entries"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]PlanEntry, 0)
 				for i0 := 0; ; i0++ {
@@ -37015,7 +39254,11 @@ func (x *PlanItems) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 PlanEntry
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "entries")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "entries"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -37029,7 +39272,10 @@ func (x *PlanItems) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -37058,7 +39304,7 @@ func (x *PlanItems) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "entries")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -37187,7 +39433,10 @@ func (x *PlanEntry) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -37197,7 +39446,10 @@ func (x *PlanEntry) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Priority.DecodeWire(d); err != nil {
-				return wire.At(err, "priority")
+				if err := d.Recover(wire.At(err, "priority"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "status":
 			if seen[2] {
@@ -37205,7 +39457,10 @@ func (x *PlanEntry) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Status.DecodeWire(d); err != nil {
-				return wire.At(err, "status")
+				if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[3] {
@@ -37215,7 +39470,10 @@ func (x *PlanEntry) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -37247,7 +39505,7 @@ func (x *PlanEntry) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "status")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -37437,7 +39695,10 @@ func (x *PlanFile) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.PlanID.DecodeWire(d); err != nil {
-				return wire.At(err, "planId")
+				if err := d.Recover(wire.At(err, "planId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "uri":
 			if seen[1] {
@@ -37447,7 +39708,10 @@ func (x *PlanFile) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "uri")
+					if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URI = v0
 			}
@@ -37459,7 +39723,10 @@ func (x *PlanFile) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -37488,7 +39755,7 @@ func (x *PlanFile) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "uri")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -37572,7 +39839,10 @@ func (x *PlanMarkdown) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.PlanID.DecodeWire(d); err != nil {
-				return wire.At(err, "planId")
+				if err := d.Recover(wire.At(err, "planId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[1] {
@@ -37582,7 +39852,10 @@ func (x *PlanMarkdown) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -37594,7 +39867,10 @@ func (x *PlanMarkdown) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -37623,7 +39899,7 @@ func (x *PlanMarkdown) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -37701,7 +39977,10 @@ func (x *PlanRemoved) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.PlanID.DecodeWire(d); err != nil {
-				return wire.At(err, "planId")
+				if err := d.Recover(wire.At(err, "planId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -37711,7 +39990,10 @@ func (x *PlanRemoved) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -37737,7 +40019,7 @@ func (x *PlanRemoved) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "planId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -37814,7 +40096,10 @@ func (x *AvailableCommandsUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "availableCommands")
+					if err := d.Recover(wire.At(err, "availableCommands"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]AvailableCommand, 0)
 				for i0 := 0; ; i0++ {
@@ -37829,7 +40114,11 @@ func (x *AvailableCommandsUpdate) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeAvailableCommand(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "availableCommands")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "availableCommands"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -37845,7 +40134,10 @@ func (x *AvailableCommandsUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -37871,7 +40163,7 @@ func (x *AvailableCommandsUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "availableCommands")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -37959,7 +40251,10 @@ func (x *ConfigOptionUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "configOptions")
+					if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]SessionConfigOption, 0)
 				for i0 := 0; ; i0++ {
@@ -37974,7 +40269,11 @@ func (x *ConfigOptionUpdate) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeSessionConfigOption(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "configOptions")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "configOptions"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -37990,7 +40289,10 @@ func (x *ConfigOptionUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -38016,7 +40318,7 @@ func (x *ConfigOptionUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "configOptions")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -38104,7 +40406,10 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -38113,7 +40418,11 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -38126,7 +40435,10 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "updatedAt")
+				if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.UpdatedAt = wire.Null[string]()
@@ -38135,7 +40447,11 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "updatedAt")
+						if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+							return err
+						}
+						x.UpdatedAt = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -38149,7 +40465,10 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -38267,7 +40586,10 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "used")
+					if err := d.Recover(wire.At(err, "used"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Used = v0
 			}
@@ -38279,7 +40601,10 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "size")
+					if err := d.Recover(wire.At(err, "size"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Size = v0
 			}
@@ -38290,14 +40615,21 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cost")
+				if err := d.Recover(wire.At(err, "cost"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cost = wire.Null[Cost]()
 			} else {
 				var v Cost
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "cost")
+					if err := d.Recover(wire.At(err, "cost"), start, 0); err != nil {
+						return err
+					}
+					x.Cost = wire.Some(v)
+					continue
 				}
 				x.Cost = wire.Some(v)
 			}
@@ -38309,7 +40641,10 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -38338,7 +40673,7 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "size")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -38428,7 +40763,10 @@ func (x *Cost) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Float64()
 				if err != nil {
-					return wire.At(err, "amount")
+					if err := d.Recover(wire.At(err, "amount"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Amount = v0
 			}
@@ -38440,7 +40778,10 @@ func (x *Cost) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "currency")
+					if err := d.Recover(wire.At(err, "currency"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Currency = v0
 			}
@@ -38452,7 +40793,10 @@ func (x *Cost) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -38481,7 +40825,7 @@ func (x *Cost) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "currency")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -38559,7 +40903,10 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Severity.DecodeWire(d); err != nil {
-				return wire.At(err, "severity")
+				if err := d.Recover(wire.At(err, "severity"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "title":
 			if seen[1] {
@@ -38569,7 +40916,10 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "title")
+					if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Title = v0
 			}
@@ -38580,7 +40930,10 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -38589,7 +40942,11 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -38603,7 +40960,10 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -38632,7 +40992,7 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "title")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -38778,7 +41138,10 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.CompactionID.DecodeWire(d); err != nil {
-				return wire.At(err, "compactionId")
+				if err := d.Recover(wire.At(err, "compactionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "status":
 			if seen[1] {
@@ -38786,7 +41149,10 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Status.DecodeWire(d); err != nil {
-				return wire.At(err, "status")
+				if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "summary":
 			if seen[2] {
@@ -38795,7 +41161,10 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "summary")
+				if err := d.Recover(wire.At(err, "summary"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Summary = wire.Null[[]ContentBlock]()
@@ -38803,7 +41172,11 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "summary")
+						if err := d.Recover(wire.At(err, "summary"), start, 0); err != nil {
+							return err
+						}
+						x.Summary = wire.Some(v)
+						continue
 					}
 					s1 := make([]ContentBlock, 0)
 					for i1 := 0; ; i1++ {
@@ -38818,7 +41191,11 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeContentBlock(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "summary")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "summary"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -38835,7 +41212,10 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "error")
+				if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Error = wire.Null[string]()
@@ -38844,7 +41224,11 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "error")
+						if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+							return err
+						}
+						x.Error = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -38858,7 +41242,10 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -38887,7 +41274,7 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "status")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -39088,7 +41475,10 @@ func (x *CompactionSummaryChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.CompactionID.DecodeWire(d); err != nil {
-				return wire.At(err, "compactionId")
+				if err := d.Recover(wire.At(err, "compactionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[1] {
@@ -39098,7 +41488,10 @@ func (x *CompactionSummaryChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeContentBlock(d)
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -39110,7 +41503,10 @@ func (x *CompactionSummaryChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -39139,7 +41535,7 @@ func (x *CompactionSummaryChunk) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -39223,7 +41619,10 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "title":
 			if seen[1] {
@@ -39232,7 +41631,10 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -39241,7 +41643,11 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -39254,7 +41660,10 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -39263,7 +41672,11 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -39276,14 +41689,21 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "capabilities")
+				if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Capabilities = wire.Null[SubagentSessionCapabilities]()
 			} else {
 				var v SubagentSessionCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "capabilities")
+					if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+						return err
+					}
+					x.Capabilities = wire.Some(v)
+					continue
 				}
 				x.Capabilities = wire.Some(v)
 			}
@@ -39294,7 +41714,10 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "state")
+				if err := d.Recover(wire.At(err, "state"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.State = wire.Null[StateUpdate]()
@@ -39303,7 +41726,11 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeStateUpdate(d)
 					if err != nil {
-						return wire.At(err, "state")
+						if err := d.Recover(wire.At(err, "state"), start, 0); err != nil {
+							return err
+						}
+						x.State = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -39316,14 +41743,21 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cwd")
+				if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cwd = wire.Null[AbsolutePath]()
 			} else {
 				var v AbsolutePath
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "cwd")
+					if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+						return err
+					}
+					x.Cwd = wire.Some(v)
+					continue
 				}
 				x.Cwd = wire.Some(v)
 			}
@@ -39334,7 +41768,10 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "additionalDirectories")
+				if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.AdditionalDirectories = wire.Null[[]AbsolutePath]()
@@ -39342,7 +41779,11 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []AbsolutePath
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "additionalDirectories")
+						if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+							return err
+						}
+						x.AdditionalDirectories = wire.Some(v)
+						continue
 					}
 					s1 := make([]AbsolutePath, 0)
 					for i1 := 0; ; i1++ {
@@ -39355,7 +41796,11 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 						}
 						var e1 AbsolutePath
 						if err := e1.DecodeWire(d); err != nil {
-							return wire.At(wire.AtIndex(err, i1), "additionalDirectories")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "additionalDirectories"), start, 1); err != nil {
+								return err
+							}
+							s1 = append(s1, e1)
+							continue
 						}
 						s1 = append(s1, e1)
 					}
@@ -39371,7 +41816,10 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -39397,7 +41845,7 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -39532,14 +41980,21 @@ func (x *SubagentSessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cancel")
+				if err := d.Recover(wire.At(err, "cancel"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cancel = wire.Null[SessionCancelCapabilities]()
 			} else {
 				var v SessionCancelCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "cancel")
+					if err := d.Recover(wire.At(err, "cancel"), start, 0); err != nil {
+						return err
+					}
+					x.Cancel = wire.Some(v)
+					continue
 				}
 				x.Cancel = wire.Some(v)
 			}
@@ -39551,7 +42006,10 @@ func (x *SubagentSessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -39657,7 +42115,10 @@ func (x *SessionCancelCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -39751,7 +42212,10 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.MessageID.DecodeWire(d); err != nil {
-				return wire.At(err, "messageId")
+				if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "senderSessionId":
 			if seen[1] {
@@ -39760,14 +42224,21 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "senderSessionId")
+				if err := d.Recover(wire.At(err, "senderSessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.SenderSessionID = wire.Null[SessionID]()
 			} else {
 				var v SessionID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "senderSessionId")
+					if err := d.Recover(wire.At(err, "senderSessionId"), start, 0); err != nil {
+						return err
+					}
+					x.SenderSessionID = wire.Some(v)
+					continue
 				}
 				x.SenderSessionID = wire.Some(v)
 			}
@@ -39778,14 +42249,21 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "recipientSessionId")
+				if err := d.Recover(wire.At(err, "recipientSessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.RecipientSessionID = wire.Null[SessionID]()
 			} else {
 				var v SessionID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "recipientSessionId")
+					if err := d.Recover(wire.At(err, "recipientSessionId"), start, 0); err != nil {
+						return err
+					}
+					x.RecipientSessionID = wire.Some(v)
+					continue
 				}
 				x.RecipientSessionID = wire.Some(v)
 			}
@@ -39796,14 +42274,21 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "senderMessageId")
+				if err := d.Recover(wire.At(err, "senderMessageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.SenderMessageID = wire.Null[MessageID]()
 			} else {
 				var v MessageID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "senderMessageId")
+					if err := d.Recover(wire.At(err, "senderMessageId"), start, 0); err != nil {
+						return err
+					}
+					x.SenderMessageID = wire.Some(v)
+					continue
 				}
 				x.SenderMessageID = wire.Some(v)
 			}
@@ -39814,14 +42299,21 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "recipientMessageId")
+				if err := d.Recover(wire.At(err, "recipientMessageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.RecipientMessageID = wire.Null[MessageID]()
 			} else {
 				var v MessageID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "recipientMessageId")
+					if err := d.Recover(wire.At(err, "recipientMessageId"), start, 0); err != nil {
+						return err
+					}
+					x.RecipientMessageID = wire.Some(v)
+					continue
 				}
 				x.RecipientMessageID = wire.Some(v)
 			}
@@ -39832,7 +42324,10 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "content")
+				if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Content = wire.Null[[]ContentBlock]()
@@ -39840,7 +42335,11 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 				var v []ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "content")
+						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+							return err
+						}
+						x.Content = wire.Some(v)
+						continue
 					}
 					s1 := make([]ContentBlock, 0)
 					for i1 := 0; ; i1++ {
@@ -39855,7 +42354,11 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeContentBlock(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "content")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -39873,7 +42376,10 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -39899,7 +42405,7 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "messageId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -40026,7 +42532,10 @@ func (x *SessionMessageChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.MessageID.DecodeWire(d); err != nil {
-				return wire.At(err, "messageId")
+				if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[1] {
@@ -40036,7 +42545,10 @@ func (x *SessionMessageChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeContentBlock(d)
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -40048,7 +42560,10 @@ func (x *SessionMessageChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -40077,7 +42592,7 @@ func (x *SessionMessageChunk) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -40161,7 +42676,10 @@ func (x *AgentNotificationParamsCompleteElicitationNotification) DecodeWire(d *w
 			}
 			seen[0] = true
 			if err := x.ElicitationID.DecodeWire(d); err != nil {
-				return wire.At(err, "elicitationId")
+				if err := d.Recover(wire.At(err, "elicitationId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -40171,7 +42689,10 @@ func (x *AgentNotificationParamsCompleteElicitationNotification) DecodeWire(d *w
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -40197,7 +42718,7 @@ func (x *AgentNotificationParamsCompleteElicitationNotification) DecodeWire(d *w
 		missing = append(missing, "elicitationId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -40273,7 +42794,10 @@ func (x *AgentNotificationParamsAuthStatusUpdateNotification) DecodeWire(d *wire
 			}
 			seen[0] = true
 			if err := x.State.DecodeWire(d); err != nil {
-				return wire.At(err, "state")
+				if err := d.Recover(wire.At(err, "state"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "accounts":
 			if seen[1] {
@@ -40282,7 +42806,13 @@ func (x *AgentNotificationParamsAuthStatusUpdateNotification) DecodeWire(d *wire
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "accounts")
+					if err := d.Recover(wire.At(err, "accounts"), start, 0); err != nil {
+						return err
+					}
+					if x.Accounts == nil {
+						x.Accounts = []AuthAccount{}
+					}
+					continue
 				}
 				s0 := make([]AuthAccount, 0)
 				for i0 := 0; ; i0++ {
@@ -40295,7 +42825,11 @@ func (x *AgentNotificationParamsAuthStatusUpdateNotification) DecodeWire(d *wire
 					}
 					var e0 AuthAccount
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "accounts")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "accounts"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -40309,7 +42843,10 @@ func (x *AgentNotificationParamsAuthStatusUpdateNotification) DecodeWire(d *wire
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -40335,7 +42872,7 @@ func (x *AgentNotificationParamsAuthStatusUpdateNotification) DecodeWire(d *wire
 		missing = append(missing, "state")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -40698,7 +43235,10 @@ func (x *AgentClientProtocolClientRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -40710,7 +43250,10 @@ func (x *AgentClientProtocolClientRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -40720,7 +43263,10 @@ func (x *AgentClientProtocolClientRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Params.DecodeWire(d); err != nil {
-				return wire.At(err, "params")
+				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -40747,7 +43293,7 @@ func (x *AgentClientProtocolClientRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -41427,7 +43973,10 @@ func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ProtocolVersion.DecodeWire(d); err != nil {
-				return wire.At(err, "protocolVersion")
+				if err := d.Recover(wire.At(err, "protocolVersion"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "info":
 			if seen[1] {
@@ -41435,7 +43984,10 @@ func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Info.DecodeWire(d); err != nil {
-				return wire.At(err, "info")
+				if err := d.Recover(wire.At(err, "info"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "capabilities":
 			if seen[2] {
@@ -41445,7 +43997,11 @@ func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(ClientCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "capabilities")
+					if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+						return err
+					}
+					x.Capabilities = v
+					continue
 				}
 				x.Capabilities = v
 			}
@@ -41457,7 +44013,10 @@ func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -41486,7 +44045,7 @@ func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "info")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -41575,14 +44134,21 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "auth")
+				if err := d.Recover(wire.At(err, "auth"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Auth = wire.Null[ClientAuthCapabilities]()
 			} else {
 				var v ClientAuthCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "auth")
+					if err := d.Recover(wire.At(err, "auth"), start, 0); err != nil {
+						return err
+					}
+					x.Auth = wire.Some(v)
+					continue
 				}
 				x.Auth = wire.Some(v)
 			}
@@ -41593,14 +44159,21 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "elicitation")
+				if err := d.Recover(wire.At(err, "elicitation"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Elicitation = wire.Null[ElicitationCapabilities]()
 			} else {
 				var v ElicitationCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "elicitation")
+					if err := d.Recover(wire.At(err, "elicitation"), start, 0); err != nil {
+						return err
+					}
+					x.Elicitation = wire.Some(v)
+					continue
 				}
 				x.Elicitation = wire.Some(v)
 			}
@@ -41612,7 +44185,10 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -41729,14 +44305,21 @@ func (x *ClientAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "terminal")
+				if err := d.Recover(wire.At(err, "terminal"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Terminal = wire.Null[TerminalAuthCapabilities]()
 			} else {
 				var v TerminalAuthCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "terminal")
+					if err := d.Recover(wire.At(err, "terminal"), start, 0); err != nil {
+						return err
+					}
+					x.Terminal = wire.Some(v)
+					continue
 				}
 				x.Terminal = wire.Some(v)
 			}
@@ -41748,7 +44331,10 @@ func (x *ClientAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -41854,7 +44440,10 @@ func (x *TerminalAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -41947,14 +44536,21 @@ func (x *ElicitationCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "form")
+				if err := d.Recover(wire.At(err, "form"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Form = wire.Null[ElicitationFormCapabilities]()
 			} else {
 				var v ElicitationFormCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "form")
+					if err := d.Recover(wire.At(err, "form"), start, 0); err != nil {
+						return err
+					}
+					x.Form = wire.Some(v)
+					continue
 				}
 				x.Form = wire.Some(v)
 			}
@@ -41965,14 +44561,21 @@ func (x *ElicitationCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "url")
+				if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.URL = wire.Null[ElicitationURLCapabilities]()
 			} else {
 				var v ElicitationURLCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "url")
+					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+						return err
+					}
+					x.URL = wire.Some(v)
+					continue
 				}
 				x.URL = wire.Some(v)
 			}
@@ -41984,7 +44587,10 @@ func (x *ElicitationCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -42102,7 +44708,10 @@ func (x *ElicitationFormCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -42196,7 +44805,10 @@ func (x *ElicitationURLCapabilities) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -42288,7 +44900,10 @@ func (x *LoginAuthRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.MethodID.DecodeWire(d); err != nil {
-				return wire.At(err, "methodId")
+				if err := d.Recover(wire.At(err, "methodId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -42298,7 +44913,10 @@ func (x *LoginAuthRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -42324,7 +44942,7 @@ func (x *LoginAuthRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "methodId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -42400,7 +45018,10 @@ func (x *ListProvidersRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -42492,7 +45113,10 @@ func (x *SetProviderRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ProviderID.DecodeWire(d); err != nil {
-				return wire.At(err, "providerId")
+				if err := d.Recover(wire.At(err, "providerId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "apiType":
 			if seen[1] {
@@ -42500,7 +45124,10 @@ func (x *SetProviderRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.APIType.DecodeWire(d); err != nil {
-				return wire.At(err, "apiType")
+				if err := d.Recover(wire.At(err, "apiType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "baseUrl":
 			if seen[2] {
@@ -42510,7 +45137,10 @@ func (x *SetProviderRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "baseUrl")
+					if err := d.Recover(wire.At(err, "baseUrl"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.BaseURL = v0
 			}
@@ -42521,7 +45151,13 @@ func (x *SetProviderRequest) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginObject(); err != nil {
-					return wire.At(err, "headers")
+					if err := d.Recover(wire.At(err, "headers"), start, 0); err != nil {
+						return err
+					}
+					if x.Headers == nil {
+						x.Headers = map[string]string{}
+					}
+					continue
 				}
 				m0 := make(map[string]string)
 				for {
@@ -42540,7 +45176,11 @@ func (x *SetProviderRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.At(err, k0), "headers")
+							if err := d.Recover(wire.At(wire.At(err, k0), "headers"), start, 1); err != nil {
+								return err
+							}
+							m0[k0] = e0
+							continue
 						}
 						e0 = v1
 					}
@@ -42556,7 +45196,10 @@ func (x *SetProviderRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -42588,7 +45231,7 @@ func (x *SetProviderRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "baseUrl")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -42686,7 +45329,10 @@ func (x *DisableProviderRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ProviderID.DecodeWire(d); err != nil {
-				return wire.At(err, "providerId")
+				if err := d.Recover(wire.At(err, "providerId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -42696,7 +45342,10 @@ func (x *DisableProviderRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -42722,7 +45371,7 @@ func (x *DisableProviderRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "providerId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -42798,7 +45447,10 @@ func (x *LogoutAuthRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -42892,7 +45544,10 @@ func (x *AuthStatusRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -42984,7 +45639,10 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Cwd.DecodeWire(d); err != nil {
-				return wire.At(err, "cwd")
+				if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "additionalDirectories":
 			if seen[1] {
@@ -42993,7 +45651,13 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "additionalDirectories")
+					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						return err
+					}
+					if x.AdditionalDirectories == nil {
+						x.AdditionalDirectories = []AbsolutePath{}
+					}
+					continue
 				}
 				s0 := make([]AbsolutePath, 0)
 				for i0 := 0; ; i0++ {
@@ -43006,7 +45670,11 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 AbsolutePath
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "additionalDirectories"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -43019,7 +45687,13 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "mcpServers")
+					if err := d.Recover(wire.At(err, "mcpServers"), start, 0); err != nil {
+						return err
+					}
+					if x.MCPServers == nil {
+						x.MCPServers = []MCPServer{}
+					}
+					continue
 				}
 				s0 := make([]MCPServer, 0)
 				for i0 := 0; ; i0++ {
@@ -43034,7 +45708,11 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeMCPServer(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "mcpServers")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "mcpServers"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -43049,14 +45727,21 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "systemPrompt")
+				if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.SystemPrompt = wire.Null[SystemPrompt]()
 			} else {
 				var v SystemPrompt
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "systemPrompt")
+					if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+						return err
+					}
+					x.SystemPrompt = wire.Some(v)
+					continue
 				}
 				x.SystemPrompt = wire.Some(v)
 			}
@@ -43068,7 +45753,10 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -43094,7 +45782,7 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "cwd")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -43350,7 +46038,10 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -43362,7 +46053,10 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "url")
+					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URL = v0
 			}
@@ -43373,7 +46067,13 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "headers")
+					if err := d.Recover(wire.At(err, "headers"), start, 0); err != nil {
+						return err
+					}
+					if x.Headers == nil {
+						x.Headers = []HTTPHeader{}
+					}
+					continue
 				}
 				s0 := make([]HTTPHeader, 0)
 				for i0 := 0; ; i0++ {
@@ -43386,7 +46086,11 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 HTTPHeader
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "headers")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "headers"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -43400,7 +46104,10 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -43429,7 +46136,7 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "url")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -43528,7 +46235,10 @@ func (x *HTTPHeader) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -43540,7 +46250,10 @@ func (x *HTTPHeader) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "value")
+					if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Value = v0
 			}
@@ -43552,7 +46265,10 @@ func (x *HTTPHeader) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -43581,7 +46297,7 @@ func (x *HTTPHeader) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "value")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -43661,7 +46377,10 @@ func (x *MCPServerACP) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -43671,7 +46390,10 @@ func (x *MCPServerACP) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.ServerID.DecodeWire(d); err != nil {
-				return wire.At(err, "serverId")
+				if err := d.Recover(wire.At(err, "serverId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[2] {
@@ -43681,7 +46403,10 @@ func (x *MCPServerACP) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -43710,7 +46435,7 @@ func (x *MCPServerACP) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "serverId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -43790,7 +46515,10 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -43800,7 +46528,10 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Command.DecodeWire(d); err != nil {
-				return wire.At(err, "command")
+				if err := d.Recover(wire.At(err, "command"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "args":
 			if seen[2] {
@@ -43809,7 +46540,13 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "args")
+					if err := d.Recover(wire.At(err, "args"), start, 0); err != nil {
+						return err
+					}
+					if x.Args == nil {
+						x.Args = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -43824,7 +46561,11 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "args")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "args"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -43839,7 +46580,13 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "env")
+					if err := d.Recover(wire.At(err, "env"), start, 0); err != nil {
+						return err
+					}
+					if x.Env == nil {
+						x.Env = []EnvVariable{}
+					}
+					continue
 				}
 				s0 := make([]EnvVariable, 0)
 				for i0 := 0; ; i0++ {
@@ -43852,7 +46599,11 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 EnvVariable
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "env")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "env"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -43866,7 +46617,10 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -43895,7 +46649,7 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "command")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -43994,7 +46748,10 @@ func (x *SystemPrompt) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Mode.DecodeWire(d); err != nil {
-				return wire.At(err, "mode")
+				if err := d.Recover(wire.At(err, "mode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[1] {
@@ -44003,7 +46760,10 @@ func (x *SystemPrompt) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]ContentBlock, 0)
 				for i0 := 0; ; i0++ {
@@ -44018,7 +46778,11 @@ func (x *SystemPrompt) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeContentBlock(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "content")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "content"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -44034,7 +46798,10 @@ func (x *SystemPrompt) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -44063,7 +46830,7 @@ func (x *SystemPrompt) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -44217,14 +46984,21 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cwd")
+				if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cwd = wire.Null[AbsolutePath]()
 			} else {
 				var v AbsolutePath
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "cwd")
+					if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+						return err
+					}
+					x.Cwd = wire.Some(v)
+					continue
 				}
 				x.Cwd = wire.Some(v)
 			}
@@ -44235,14 +47009,21 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cursor")
+				if err := d.Recover(wire.At(err, "cursor"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cursor = wire.Null[SessionListCursor]()
 			} else {
 				var v SessionListCursor
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "cursor")
+					if err := d.Recover(wire.At(err, "cursor"), start, 0); err != nil {
+						return err
+					}
+					x.Cursor = wire.Some(v)
+					continue
 				}
 				x.Cursor = wire.Some(v)
 			}
@@ -44253,14 +47034,21 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "archived")
+				if err := d.Recover(wire.At(err, "archived"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Archived = wire.Null[SessionArchiveFilter]()
 			} else {
 				var v SessionArchiveFilter
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "archived")
+					if err := d.Recover(wire.At(err, "archived"), start, 0); err != nil {
+						return err
+					}
+					x.Archived = wire.Some(v)
+					continue
 				}
 				x.Archived = wire.Some(v)
 			}
@@ -44272,7 +47060,10 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -44442,7 +47233,10 @@ func (x *DeleteSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -44452,7 +47246,10 @@ func (x *DeleteSessionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -44478,7 +47275,7 @@ func (x *DeleteSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -44552,7 +47349,10 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "cwd":
 			if seen[1] {
@@ -44560,7 +47360,10 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Cwd.DecodeWire(d); err != nil {
-				return wire.At(err, "cwd")
+				if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "additionalDirectories":
 			if seen[2] {
@@ -44569,7 +47372,13 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "additionalDirectories")
+					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						return err
+					}
+					if x.AdditionalDirectories == nil {
+						x.AdditionalDirectories = []AbsolutePath{}
+					}
+					continue
 				}
 				s0 := make([]AbsolutePath, 0)
 				for i0 := 0; ; i0++ {
@@ -44582,7 +47391,11 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 AbsolutePath
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "additionalDirectories"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -44595,7 +47408,13 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "mcpServers")
+					if err := d.Recover(wire.At(err, "mcpServers"), start, 0); err != nil {
+						return err
+					}
+					if x.MCPServers == nil {
+						x.MCPServers = []MCPServer{}
+					}
+					continue
 				}
 				s0 := make([]MCPServer, 0)
 				for i0 := 0; ; i0++ {
@@ -44610,7 +47429,11 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeMCPServer(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "mcpServers")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "mcpServers"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -44625,14 +47448,21 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "systemPrompt")
+				if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.SystemPrompt = wire.Null[SystemPrompt]()
 			} else {
 				var v SystemPrompt
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "systemPrompt")
+					if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+						return err
+					}
+					x.SystemPrompt = wire.Some(v)
+					continue
 				}
 				x.SystemPrompt = wire.Some(v)
 			}
@@ -44644,7 +47474,10 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -44673,7 +47506,7 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "cwd")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -44784,7 +47617,10 @@ func (x *ArchiveSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -44794,7 +47630,10 @@ func (x *ArchiveSessionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -44820,7 +47659,7 @@ func (x *ArchiveSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -44894,7 +47733,10 @@ func (x *UnarchiveSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -44904,7 +47746,10 @@ func (x *UnarchiveSessionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -44930,7 +47775,7 @@ func (x *UnarchiveSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -45004,7 +47849,10 @@ func (x *SessionStatusRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -45014,7 +47862,10 @@ func (x *SessionStatusRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -45040,7 +47891,7 @@ func (x *SessionStatusRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -45114,7 +47965,10 @@ func (x *SetSessionTitleRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "title":
 			if seen[1] {
@@ -45124,7 +47978,10 @@ func (x *SetSessionTitleRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "title")
+					if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Title = v0
 			}
@@ -45136,7 +47993,10 @@ func (x *SetSessionTitleRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -45165,7 +48025,7 @@ func (x *SetSessionTitleRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "title")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -45241,7 +48101,10 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "cwd":
 			if seen[1] {
@@ -45249,7 +48112,10 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Cwd.DecodeWire(d); err != nil {
-				return wire.At(err, "cwd")
+				if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "additionalDirectories":
 			if seen[2] {
@@ -45258,7 +48124,13 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "additionalDirectories")
+					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						return err
+					}
+					if x.AdditionalDirectories == nil {
+						x.AdditionalDirectories = []AbsolutePath{}
+					}
+					continue
 				}
 				s0 := make([]AbsolutePath, 0)
 				for i0 := 0; ; i0++ {
@@ -45271,7 +48143,11 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 AbsolutePath
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "additionalDirectories"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -45284,7 +48160,13 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "mcpServers")
+					if err := d.Recover(wire.At(err, "mcpServers"), start, 0); err != nil {
+						return err
+					}
+					if x.MCPServers == nil {
+						x.MCPServers = []MCPServer{}
+					}
+					continue
 				}
 				s0 := make([]MCPServer, 0)
 				for i0 := 0; ; i0++ {
@@ -45299,7 +48181,11 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeMCPServer(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "mcpServers")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "mcpServers"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -45314,7 +48200,10 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "replayFrom")
+				if err := d.Recover(wire.At(err, "replayFrom"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ReplayFrom = wire.Null[ReplayFrom]()
@@ -45323,7 +48212,11 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeReplayFrom(d)
 					if err != nil {
-						return wire.At(err, "replayFrom")
+						if err := d.Recover(wire.At(err, "replayFrom"), start, 0); err != nil {
+							return err
+						}
+						x.ReplayFrom = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -45336,14 +48229,21 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "systemPrompt")
+				if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.SystemPrompt = wire.Null[SystemPrompt]()
 			} else {
 				var v SystemPrompt
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "systemPrompt")
+					if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+						return err
+					}
+					x.SystemPrompt = wire.Some(v)
+					continue
 				}
 				x.SystemPrompt = wire.Some(v)
 			}
@@ -45355,7 +48255,10 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -45384,7 +48287,7 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "cwd")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -45612,7 +48515,10 @@ func (x *ReplayFromStart) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -45704,7 +48610,10 @@ func (x *CloseSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -45714,7 +48623,10 @@ func (x *CloseSessionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -45740,7 +48652,7 @@ func (x *CloseSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -45814,7 +48726,10 @@ func (x *CancelToolCallRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "toolCallId":
 			if seen[1] {
@@ -45822,7 +48737,10 @@ func (x *CancelToolCallRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.ToolCallID.DecodeWire(d); err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[2] {
@@ -45832,7 +48750,10 @@ func (x *CancelToolCallRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -45861,7 +48782,7 @@ func (x *CancelToolCallRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "toolCallId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -45937,7 +48858,10 @@ func (x *CancelTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "terminalId":
 			if seen[1] {
@@ -45945,7 +48869,10 @@ func (x *CancelTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
+				if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[2] {
@@ -45955,7 +48882,10 @@ func (x *CancelTerminalRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -45984,7 +48914,7 @@ func (x *CancelTerminalRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "terminalId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -46175,10 +49105,16 @@ func (x *ID) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "id" {
-				return wire.At(wire.ConstError(d.Offset(), "\"id\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"id\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "sessionId":
 			if seen[1] {
@@ -46186,7 +49122,10 @@ func (x *ID) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "configId":
 			if seen[2] {
@@ -46194,7 +49133,10 @@ func (x *ID) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.ConfigID.DecodeWire(d); err != nil {
-				return wire.At(err, "configId")
+				if err := d.Recover(wire.At(err, "configId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[3] {
@@ -46204,7 +49146,10 @@ func (x *ID) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -46214,7 +49159,10 @@ func (x *ID) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Value.DecodeWire(d); err != nil {
-				return wire.At(err, "value")
+				if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -46247,7 +49195,7 @@ func (x *ID) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "value")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -46330,10 +49278,16 @@ func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "boolean" {
-				return wire.At(wire.ConstError(d.Offset(), "\"boolean\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"boolean\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "sessionId":
 			if seen[1] {
@@ -46341,7 +49295,10 @@ func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "configId":
 			if seen[2] {
@@ -46349,7 +49306,10 @@ func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error
 			}
 			seen[2] = true
 			if err := x.ConfigID.DecodeWire(d); err != nil {
-				return wire.At(err, "configId")
+				if err := d.Recover(wire.At(err, "configId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[3] {
@@ -46359,7 +49319,10 @@ func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -46371,7 +49334,10 @@ func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error
 			{
 				v0, err := d.Bool()
 				if err != nil {
-					return wire.At(err, "value")
+					if err := d.Recover(wire.At(err, "value"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Value = v0
 			}
@@ -46406,7 +49372,7 @@ func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error
 		missing = append(missing, "value")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -46486,7 +49452,10 @@ func (x *PromptRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "prompt":
 			if seen[1] {
@@ -46495,7 +49464,10 @@ func (x *PromptRequest) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "prompt")
+					if err := d.Recover(wire.At(err, "prompt"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]ContentBlock, 0)
 				for i0 := 0; ; i0++ {
@@ -46510,7 +49482,11 @@ func (x *PromptRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeContentBlock(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "prompt")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "prompt"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -46526,7 +49502,10 @@ func (x *PromptRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -46555,7 +49534,7 @@ func (x *PromptRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "prompt")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -46934,7 +49913,10 @@ func (x *ClientResponseResult) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -46944,7 +49926,10 @@ func (x *ClientResponseResult) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Result.DecodeWire(d); err != nil {
-				return wire.At(err, "result")
+				if err := d.Recover(wire.At(err, "result"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -46971,7 +49956,7 @@ func (x *ClientResponseResult) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "result")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -47203,7 +50188,10 @@ func (x *RequestPermissionResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestPermissionOutcome(d)
 				if err != nil {
-					return wire.At(err, "outcome")
+					if err := d.Recover(wire.At(err, "outcome"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Outcome = v0
 			}
@@ -47215,7 +50203,10 @@ func (x *RequestPermissionResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -47241,7 +50232,7 @@ func (x *RequestPermissionResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "outcome")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -47447,7 +50438,10 @@ func (x *CancelledPermissionOutcome) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -47541,7 +50535,10 @@ func (x *SelectedPermissionOutcome) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.OptionID.DecodeWire(d); err != nil {
-				return wire.At(err, "optionId")
+				if err := d.Recover(wire.At(err, "optionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -47551,7 +50548,10 @@ func (x *SelectedPermissionOutcome) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -47577,7 +50577,7 @@ func (x *SelectedPermissionOutcome) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "optionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -47782,10 +50782,16 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "action")
+				if err := d.Recover(wire.At(err, "action"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "accept" {
-				return wire.At(wire.ConstError(d.Offset(), "\"accept\""), "action")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"accept\""), "action"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -47795,7 +50801,10 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -47806,7 +50815,10 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "content")
+				if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Content = wire.Null[map[string]ElicitationContentValue]()
@@ -47814,7 +50826,11 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 				var v map[string]ElicitationContentValue
 				{
 					if err := d.BeginObject(); err != nil {
-						return wire.At(err, "content")
+						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+							return err
+						}
+						x.Content = wire.Some(v)
+						continue
 					}
 					m1 := make(map[string]ElicitationContentValue)
 					for {
@@ -47833,7 +50849,11 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeElicitationContentValue(d)
 							if err != nil {
-								return wire.At(wire.At(err, k1), "content")
+								if err := d.Recover(wire.At(wire.At(err, k1), "content"), start, 1); err != nil {
+									return err
+								}
+								m1[k1] = e1
+								continue
 							}
 							e1 = v2
 						}
@@ -47865,7 +50885,7 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "action")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -48258,6 +51278,7 @@ func (ElicitationContentValueStringArray) isElicitationContentValue() {}
 // DecodeWire decodes the value from d.
 func (x *ElicitationContentValueStringArray) DecodeWire(d *wire.Decoder) error {
 	var v []string
+	start := d.Offset()
 	{
 		if err := d.BeginArray(); err != nil {
 			return err
@@ -48275,7 +51296,11 @@ func (x *ElicitationContentValueStringArray) DecodeWire(d *wire.Decoder) error {
 			{
 				v2, err := d.String()
 				if err != nil {
-					return wire.AtIndex(err, i1)
+					if err := d.Recover(wire.AtIndex(err, i1), start, 0); err != nil {
+						return err
+					}
+					s1 = append(s1, e1)
+					continue
 				}
 				e1 = v2
 			}
@@ -48344,10 +51369,16 @@ func (x *Decline) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "action")
+				if err := d.Recover(wire.At(err, "action"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "decline" {
-				return wire.At(wire.ConstError(d.Offset(), "\"decline\""), "action")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"decline\""), "action"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -48357,7 +51388,10 @@ func (x *Decline) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -48383,7 +51417,7 @@ func (x *Decline) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "action")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -48460,10 +51494,16 @@ func (x *Cancel) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "action")
+				if err := d.Recover(wire.At(err, "action"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "cancel" {
-				return wire.At(wire.ConstError(d.Offset(), "\"cancel\""), "action")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"cancel\""), "action"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -48473,7 +51513,10 @@ func (x *Cancel) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -48499,7 +51542,7 @@ func (x *Cancel) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "action")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -48734,7 +51777,10 @@ func (x *MessageMCPResponseResult) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "result")
+					if err := d.Recover(wire.At(err, "result"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Result = v0
 			}
@@ -48746,7 +51792,10 @@ func (x *MessageMCPResponseResult) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -48772,7 +51821,7 @@ func (x *MessageMCPResponseResult) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "result")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -48848,7 +51897,10 @@ func (x *MessageMCPResponseError) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Error.DecodeWire(d); err != nil {
-				return wire.At(err, "error")
+				if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -48858,7 +51910,10 @@ func (x *MessageMCPResponseError) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -48884,7 +51939,7 @@ func (x *MessageMCPResponseError) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "error")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -48964,7 +52019,10 @@ func (x *MCPError) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Int32()
 				if err != nil {
-					return wire.At(err, "code")
+					if err := d.Recover(wire.At(err, "code"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Code = v0
 			}
@@ -48976,7 +52034,10 @@ func (x *MCPError) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "message")
+					if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Message = v0
 			}
@@ -48988,7 +52049,10 @@ func (x *MCPError) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "data")
+					if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Data = v0
 			}
@@ -49017,7 +52081,7 @@ func (x *MCPError) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "message")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -49090,7 +52154,10 @@ func (x *ClientResponseError) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeClientResponseErrorID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -49100,7 +52167,10 @@ func (x *ClientResponseError) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Error.DecodeWire(d); err != nil {
-				return wire.At(err, "error")
+				if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -49127,7 +52197,7 @@ func (x *ClientResponseError) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "error")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -49364,7 +52434,10 @@ func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) erro
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -49375,7 +52448,10 @@ func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) erro
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "params")
+				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Params = wire.Null[ClientNotificationParams]()
@@ -49384,7 +52460,11 @@ func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) erro
 				{
 					v1, err := DecodeClientNotificationParams(d)
 					if err != nil {
-						return wire.At(err, "params")
+						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+							return err
+						}
+						x.Params = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -49412,7 +52492,7 @@ func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) erro
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -49684,7 +52764,10 @@ func (x *ClientNotificationParamsCancelSessionNotification) DecodeWire(d *wire.D
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -49694,7 +52777,10 @@ func (x *ClientNotificationParamsCancelSessionNotification) DecodeWire(d *wire.D
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -49720,7 +52806,7 @@ func (x *ClientNotificationParamsCancelSessionNotification) DecodeWire(d *wire.D
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -49796,7 +52882,10 @@ func (x *ClientNotificationParamsMessageMCPNotification) DecodeWire(d *wire.Deco
 			}
 			seen[0] = true
 			if err := x.ServerID.DecodeWire(d); err != nil {
-				return wire.At(err, "serverId")
+				if err := d.Recover(wire.At(err, "serverId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "requestId":
 			if seen[1] {
@@ -49804,7 +52893,10 @@ func (x *ClientNotificationParamsMessageMCPNotification) DecodeWire(d *wire.Deco
 			}
 			seen[1] = true
 			if err := x.RequestID.DecodeWire(d); err != nil {
-				return wire.At(err, "requestId")
+				if err := d.Recover(wire.At(err, "requestId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "method":
 			if seen[2] {
@@ -49814,7 +52906,10 @@ func (x *ClientNotificationParamsMessageMCPNotification) DecodeWire(d *wire.Deco
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -49826,7 +52921,10 @@ func (x *ClientNotificationParamsMessageMCPNotification) DecodeWire(d *wire.Deco
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Params = v0
 			}
@@ -49838,7 +52936,10 @@ func (x *ClientNotificationParamsMessageMCPNotification) DecodeWire(d *wire.Deco
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -49870,7 +52971,7 @@ func (x *ClientNotificationParamsMessageMCPNotification) DecodeWire(d *wire.Deco
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -50031,10 +53132,16 @@ func (x *AgentClientProtocolProtocolLevel) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "jsonrpc")
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "2.0" {
-				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "method":
 			if seen[1] {
@@ -50044,7 +53151,10 @@ func (x *AgentClientProtocolProtocolLevel) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -50055,14 +53165,21 @@ func (x *AgentClientProtocolProtocolLevel) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "params")
+				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Params = wire.Null[CancelRequestNotification]()
 			} else {
 				var v CancelRequestNotification
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					x.Params = wire.Some(v)
+					continue
 				}
 				x.Params = wire.Some(v)
 			}
@@ -50091,7 +53208,7 @@ func (x *AgentClientProtocolProtocolLevel) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -50171,7 +53288,10 @@ func (x *CancelRequestNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "requestId")
+					if err := d.Recover(wire.At(err, "requestId"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RequestID = v0
 			}
@@ -50183,7 +53303,10 @@ func (x *CancelRequestNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -50209,7 +53332,7 @@ func (x *CancelRequestNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "requestId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -50487,7 +53610,10 @@ func (x *AgentClientProtocolProxyRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -50499,7 +53625,10 @@ func (x *AgentClientProtocolProxyRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -50510,7 +53639,10 @@ func (x *AgentClientProtocolProxyRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "params")
+				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Params = wire.Null[ProxyRequestParams]()
@@ -50519,7 +53651,11 @@ func (x *AgentClientProtocolProxyRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeProxyRequestParams(d)
 					if err != nil {
-						return wire.At(err, "params")
+						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+							return err
+						}
+						x.Params = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -50550,7 +53686,7 @@ func (x *AgentClientProtocolProxyRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -50793,7 +53929,10 @@ func (x *ProxyRequestParamsInitializeProxyRequest) DecodeWire(d *wire.Decoder) e
 			}
 			seen[0] = true
 			if err := x.ProtocolVersion.DecodeWire(d); err != nil {
-				return wire.At(err, "protocolVersion")
+				if err := d.Recover(wire.At(err, "protocolVersion"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "info":
 			if seen[1] {
@@ -50801,7 +53940,10 @@ func (x *ProxyRequestParamsInitializeProxyRequest) DecodeWire(d *wire.Decoder) e
 			}
 			seen[1] = true
 			if err := x.Info.DecodeWire(d); err != nil {
-				return wire.At(err, "info")
+				if err := d.Recover(wire.At(err, "info"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "capabilities":
 			if seen[2] {
@@ -50811,7 +53953,11 @@ func (x *ProxyRequestParamsInitializeProxyRequest) DecodeWire(d *wire.Decoder) e
 			{
 				v := new(ClientCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "capabilities")
+					if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+						return err
+					}
+					x.Capabilities = v
+					continue
 				}
 				x.Capabilities = v
 			}
@@ -50823,7 +53969,10 @@ func (x *ProxyRequestParamsInitializeProxyRequest) DecodeWire(d *wire.Decoder) e
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -50852,7 +54001,7 @@ func (x *ProxyRequestParamsInitializeProxyRequest) DecodeWire(d *wire.Decoder) e
 		missing = append(missing, "info")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -50944,7 +54093,10 @@ func (x *ProxyRequestParamsProxySuccessorRequest) DecodeWire(d *wire.Decoder) er
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -50956,7 +54108,10 @@ func (x *ProxyRequestParamsProxySuccessorRequest) DecodeWire(d *wire.Decoder) er
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Params = v0
 			}
@@ -50968,7 +54123,10 @@ func (x *ProxyRequestParamsProxySuccessorRequest) DecodeWire(d *wire.Decoder) er
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -50994,7 +54152,7 @@ func (x *ProxyRequestParamsProxySuccessorRequest) DecodeWire(d *wire.Decoder) er
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -51321,7 +54479,10 @@ func (x *ProxyResponseResult) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -51333,7 +54494,10 @@ func (x *ProxyResponseResult) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeProxyResponseResultResult(d)
 				if err != nil {
-					return wire.At(err, "result")
+					if err := d.Recover(wire.At(err, "result"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Result = v0
 			}
@@ -51362,7 +54526,7 @@ func (x *ProxyResponseResult) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "result")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -51599,7 +54763,10 @@ func (x *ProxyResponseResultResultInitializeProxyResponse) DecodeWire(d *wire.De
 			}
 			seen[0] = true
 			if err := x.ProtocolVersion.DecodeWire(d); err != nil {
-				return wire.At(err, "protocolVersion")
+				if err := d.Recover(wire.At(err, "protocolVersion"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "info":
 			if seen[1] {
@@ -51607,7 +54774,10 @@ func (x *ProxyResponseResultResultInitializeProxyResponse) DecodeWire(d *wire.De
 			}
 			seen[1] = true
 			if err := x.Info.DecodeWire(d); err != nil {
-				return wire.At(err, "info")
+				if err := d.Recover(wire.At(err, "info"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "capabilities":
 			if seen[2] {
@@ -51617,7 +54787,11 @@ func (x *ProxyResponseResultResultInitializeProxyResponse) DecodeWire(d *wire.De
 			{
 				v := new(AgentCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "capabilities")
+					if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+						return err
+					}
+					x.Capabilities = v
+					continue
 				}
 				x.Capabilities = v
 			}
@@ -51628,7 +54802,13 @@ func (x *ProxyResponseResultResultInitializeProxyResponse) DecodeWire(d *wire.De
 			seen[3] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "authMethods")
+					if err := d.Recover(wire.At(err, "authMethods"), start, 0); err != nil {
+						return err
+					}
+					if x.AuthMethods == nil {
+						x.AuthMethods = []AuthMethod{}
+					}
+					continue
 				}
 				s0 := make([]AuthMethod, 0)
 				for i0 := 0; ; i0++ {
@@ -51643,7 +54823,11 @@ func (x *ProxyResponseResultResultInitializeProxyResponse) DecodeWire(d *wire.De
 					{
 						v1, err := DecodeAuthMethod(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "authMethods")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "authMethods"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -51659,7 +54843,10 @@ func (x *ProxyResponseResultResultInitializeProxyResponse) DecodeWire(d *wire.De
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -51688,7 +54875,7 @@ func (x *ProxyResponseResultResultInitializeProxyResponse) DecodeWire(d *wire.De
 		missing = append(missing, "info")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -51867,7 +55054,10 @@ func (x *ProxyResponseError) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeProxyResponseErrorID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -51877,7 +55067,10 @@ func (x *ProxyResponseError) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Error.DecodeWire(d); err != nil {
-				return wire.At(err, "error")
+				if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -51904,7 +55097,7 @@ func (x *ProxyResponseError) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "error")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -52141,7 +55334,10 @@ func (x *AgentClientProtocolProxyNotification) DecodeWire(d *wire.Decoder) error
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -52152,14 +55348,21 @@ func (x *AgentClientProtocolProxyNotification) DecodeWire(d *wire.Decoder) error
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "params")
+				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Params = wire.Null[ProxySuccessorNotification]()
 			} else {
 				var v ProxySuccessorNotification
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					x.Params = wire.Some(v)
+					continue
 				}
 				x.Params = wire.Some(v)
 			}
@@ -52185,7 +55388,7 @@ func (x *AgentClientProtocolProxyNotification) DecodeWire(d *wire.Decoder) error
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -52263,7 +55466,10 @@ func (x *ProxySuccessorNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -52275,7 +55481,10 @@ func (x *ProxySuccessorNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Params = v0
 			}
@@ -52287,7 +55496,10 @@ func (x *ProxySuccessorNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -52313,7 +55525,7 @@ func (x *ProxySuccessorNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -52393,7 +55605,10 @@ func (x *AgentRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -52405,7 +55620,10 @@ func (x *AgentRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -52416,7 +55634,10 @@ func (x *AgentRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "params")
+				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Params = wire.Null[AgentRequestParams]()
@@ -52425,7 +55646,11 @@ func (x *AgentRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeAgentRequestParams(d)
 					if err != nil {
-						return wire.At(err, "params")
+						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+							return err
+						}
+						x.Params = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -52456,7 +55681,7 @@ func (x *AgentRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -52540,7 +55765,10 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "title":
 			if seen[1] {
@@ -52550,7 +55778,10 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "title")
+					if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Title = v0
 			}
@@ -52561,7 +55792,10 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -52570,7 +55804,11 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -52583,7 +55821,10 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "subject")
+				if err := d.Recover(wire.At(err, "subject"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Subject = wire.Null[RequestPermissionSubject]()
@@ -52592,7 +55833,11 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeRequestPermissionSubject(d)
 					if err != nil {
-						return wire.At(err, "subject")
+						if err := d.Recover(wire.At(err, "subject"), start, 0); err != nil {
+							return err
+						}
+						x.Subject = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -52605,7 +55850,10 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "options")
+					if err := d.Recover(wire.At(err, "options"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]PermissionOption, 0)
 				for i0 := 0; ; i0++ {
@@ -52618,7 +55866,11 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 PermissionOption
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "options")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "options"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -52632,7 +55884,10 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -52664,7 +55919,7 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "options")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -52778,7 +56033,10 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "text")
+					if err := d.Recover(wire.At(err, "text"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Text = v0
 			}
@@ -52790,7 +56048,10 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "uri")
+					if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URI = v0
 			}
@@ -52801,14 +56062,21 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[MediaType]()
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "mimeType")
+					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						return err
+					}
+					x.MIMEType = wire.Some(v)
+					continue
 				}
 				x.MIMEType = wire.Some(v)
 			}
@@ -52820,7 +56088,10 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -52849,7 +56120,7 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "uri")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -52941,7 +56212,10 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "blob")
+					if err := d.Recover(wire.At(err, "blob"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Blob = v0
 			}
@@ -52953,7 +56227,10 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "uri")
+					if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URI = v0
 			}
@@ -52964,14 +56241,21 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mimeType")
+				if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MIMEType = wire.Null[MediaType]()
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "mimeType")
+					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						return err
+					}
+					x.MIMEType = wire.Some(v)
+					continue
 				}
 				x.MIMEType = wire.Some(v)
 			}
@@ -52983,7 +56267,10 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -53012,7 +56299,7 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "uri")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -53102,7 +56389,10 @@ func (x *DiffPathChange) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Path.DecodeWire(d); err != nil {
-				return wire.At(err, "path")
+				if err := d.Recover(wire.At(err, "path"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -53126,7 +56416,7 @@ func (x *DiffPathChange) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "path")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -53189,7 +56479,10 @@ func (x *DiffPathPairChange) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.OldPath.DecodeWire(d); err != nil {
-				return wire.At(err, "oldPath")
+				if err := d.Recover(wire.At(err, "oldPath"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "path":
 			if seen[1] {
@@ -53197,7 +56490,10 @@ func (x *DiffPathPairChange) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Path.DecodeWire(d); err != nil {
-				return wire.At(err, "path")
+				if err := d.Recover(wire.At(err, "path"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -53224,7 +56520,7 @@ func (x *DiffPathPairChange) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "path")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -53289,7 +56585,10 @@ func (x *ElicitationSessionScope) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "toolCallId":
 			if seen[1] {
@@ -53298,14 +56597,21 @@ func (x *ElicitationSessionScope) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ToolCallID = wire.Null[ToolCallID]()
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "toolCallId")
+					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+						return err
+					}
+					x.ToolCallID = wire.Some(v)
+					continue
 				}
 				x.ToolCallID = wire.Some(v)
 			}
@@ -53331,7 +56637,7 @@ func (x *ElicitationSessionScope) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -53404,7 +56710,10 @@ func (x *ElicitationRequestScope) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "requestId")
+					if err := d.Recover(wire.At(err, "requestId"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RequestID = v0
 			}
@@ -53430,7 +56739,7 @@ func (x *ElicitationRequestScope) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "requestId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -53500,7 +56809,10 @@ func (x *MessageMCPRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ServerID.DecodeWire(d); err != nil {
-				return wire.At(err, "serverId")
+				if err := d.Recover(wire.At(err, "serverId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "requestId":
 			if seen[1] {
@@ -53508,7 +56820,10 @@ func (x *MessageMCPRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.RequestID.DecodeWire(d); err != nil {
-				return wire.At(err, "requestId")
+				if err := d.Recover(wire.At(err, "requestId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "method":
 			if seen[2] {
@@ -53518,7 +56833,10 @@ func (x *MessageMCPRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -53530,7 +56848,10 @@ func (x *MessageMCPRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Params = v0
 			}
@@ -53542,7 +56863,10 @@ func (x *MessageMCPRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -53574,7 +56898,7 @@ func (x *MessageMCPRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -53662,7 +56986,10 @@ func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.CurrentValue.DecodeWire(d); err != nil {
-				return wire.At(err, "currentValue")
+				if err := d.Recover(wire.At(err, "currentValue"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "options":
 			if seen[1] {
@@ -53672,7 +56999,10 @@ func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeSessionConfigSelectOptions(d)
 				if err != nil {
-					return wire.At(err, "options")
+					if err := d.Recover(wire.At(err, "options"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Options = v0
 			}
@@ -53701,7 +57031,7 @@ func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "options")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -53775,7 +57105,10 @@ func (x *SessionConfigBoolean) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Bool()
 				if err != nil {
-					return wire.At(err, "currentValue")
+					if err := d.Recover(wire.At(err, "currentValue"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.CurrentValue = v0
 			}
@@ -53801,7 +57134,7 @@ func (x *SessionConfigBoolean) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "currentValue")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -53864,7 +57197,10 @@ func (x *UnsupportedProtocolVersionErrorData) DecodeWire(d *wire.Decoder) error 
 			}
 			seen[0] = true
 			if err := x.Requested.DecodeWire(d); err != nil {
-				return wire.At(err, "requested")
+				if err := d.Recover(wire.At(err, "requested"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "supported":
 			if seen[1] {
@@ -53873,7 +57209,10 @@ func (x *UnsupportedProtocolVersionErrorData) DecodeWire(d *wire.Decoder) error 
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "supported")
+					if err := d.Recover(wire.At(err, "supported"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]ProtocolVersion, 0)
 				for i0 := 0; ; i0++ {
@@ -53886,7 +57225,11 @@ func (x *UnsupportedProtocolVersionErrorData) DecodeWire(d *wire.Decoder) error 
 					}
 					var e0 ProtocolVersion
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "supported")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "supported"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -53900,7 +57243,10 @@ func (x *UnsupportedProtocolVersionErrorData) DecodeWire(d *wire.Decoder) error 
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -53929,7 +57275,7 @@ func (x *UnsupportedProtocolVersionErrorData) DecodeWire(d *wire.Decoder) error 
 		missing = append(missing, "supported")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -54009,7 +57355,10 @@ func (x *SessionNotFoundErrorData) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -54019,7 +57368,10 @@ func (x *SessionNotFoundErrorData) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -54045,7 +57397,7 @@ func (x *SessionNotFoundErrorData) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -54120,14 +57472,21 @@ func (x *ErrorStopReason) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "error")
+				if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Error = wire.Null[Error]()
 			} else {
 				var v Error
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "error")
+					if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+						return err
+					}
+					x.Error = wire.Some(v)
+					continue
 				}
 				x.Error = wire.Some(v)
 			}
@@ -54223,7 +57582,10 @@ func (x *AgentNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -54234,7 +57596,10 @@ func (x *AgentNotification) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "params")
+				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Params = wire.Null[AgentNotificationParams]()
@@ -54243,7 +57608,11 @@ func (x *AgentNotification) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeAgentNotificationParams(d)
 					if err != nil {
-						return wire.At(err, "params")
+						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+							return err
+						}
+						x.Params = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -54271,7 +57640,7 @@ func (x *AgentNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -54347,7 +57716,10 @@ func (x *UpdateSessionNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "update":
 			if seen[1] {
@@ -54357,7 +57729,10 @@ func (x *UpdateSessionNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeSessionUpdate(d)
 				if err != nil {
-					return wire.At(err, "update")
+					if err := d.Recover(wire.At(err, "update"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Update = v0
 			}
@@ -54369,7 +57744,10 @@ func (x *UpdateSessionNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -54398,7 +57776,7 @@ func (x *UpdateSessionNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "update")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -54480,7 +57858,10 @@ func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ElicitationID.DecodeWire(d); err != nil {
-				return wire.At(err, "elicitationId")
+				if err := d.Recover(wire.At(err, "elicitationId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -54490,7 +57871,10 @@ func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -54516,7 +57900,7 @@ func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "elicitationId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -54590,7 +57974,10 @@ func (x *AuthStatusUpdateNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.State.DecodeWire(d); err != nil {
-				return wire.At(err, "state")
+				if err := d.Recover(wire.At(err, "state"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "accounts":
 			if seen[1] {
@@ -54599,7 +57986,13 @@ func (x *AuthStatusUpdateNotification) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "accounts")
+					if err := d.Recover(wire.At(err, "accounts"), start, 0); err != nil {
+						return err
+					}
+					if x.Accounts == nil {
+						x.Accounts = []AuthAccount{}
+					}
+					continue
 				}
 				s0 := make([]AuthAccount, 0)
 				for i0 := 0; ; i0++ {
@@ -54612,7 +58005,11 @@ func (x *AuthStatusUpdateNotification) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 AuthAccount
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "accounts")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "accounts"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -54626,7 +58023,10 @@ func (x *AuthStatusUpdateNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -54652,7 +58052,7 @@ func (x *AuthStatusUpdateNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "state")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -54787,7 +58187,10 @@ func (x *ClientRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -54799,7 +58202,10 @@ func (x *ClientRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -54809,7 +58215,10 @@ func (x *ClientRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Params.DecodeWire(d); err != nil {
-				return wire.At(err, "params")
+				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -54836,7 +58245,7 @@ func (x *ClientRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -54917,7 +58326,10 @@ func (x *ElicitationAcceptAction) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "content")
+				if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Content = wire.Null[map[string]ElicitationContentValue]()
@@ -54925,7 +58337,11 @@ func (x *ElicitationAcceptAction) DecodeWire(d *wire.Decoder) error {
 				var v map[string]ElicitationContentValue
 				{
 					if err := d.BeginObject(); err != nil {
-						return wire.At(err, "content")
+						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+							return err
+						}
+						x.Content = wire.Some(v)
+						continue
 					}
 					m1 := make(map[string]ElicitationContentValue)
 					for {
@@ -54944,7 +58360,11 @@ func (x *ElicitationAcceptAction) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeElicitationContentValue(d)
 							if err != nil {
-								return wire.At(wire.At(err, k1), "content")
+								if err := d.Recover(wire.At(wire.At(err, k1), "content"), start, 1); err != nil {
+									return err
+								}
+								m1[k1] = e1
+								continue
 							}
 							e1 = v2
 						}
@@ -55056,7 +58476,10 @@ func (x *ClientNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -55067,7 +58490,10 @@ func (x *ClientNotification) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "params")
+				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Params = wire.Null[ClientNotificationParams]()
@@ -55076,7 +58502,11 @@ func (x *ClientNotification) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeClientNotificationParams(d)
 					if err != nil {
-						return wire.At(err, "params")
+						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+							return err
+						}
+						x.Params = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -55104,7 +58534,7 @@ func (x *ClientNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -55180,7 +58610,10 @@ func (x *CancelSessionNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -55190,7 +58623,10 @@ func (x *CancelSessionNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -55216,7 +58652,7 @@ func (x *CancelSessionNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -55290,7 +58726,10 @@ func (x *MessageMCPNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ServerID.DecodeWire(d); err != nil {
-				return wire.At(err, "serverId")
+				if err := d.Recover(wire.At(err, "serverId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "requestId":
 			if seen[1] {
@@ -55298,7 +58737,10 @@ func (x *MessageMCPNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.RequestID.DecodeWire(d); err != nil {
-				return wire.At(err, "requestId")
+				if err := d.Recover(wire.At(err, "requestId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "method":
 			if seen[2] {
@@ -55308,7 +58750,10 @@ func (x *MessageMCPNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -55320,7 +58765,10 @@ func (x *MessageMCPNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Params = v0
 			}
@@ -55332,7 +58780,10 @@ func (x *MessageMCPNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -55364,7 +58815,7 @@ func (x *MessageMCPNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -55454,7 +58905,10 @@ func (x *ProxyRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -55466,7 +58920,10 @@ func (x *ProxyRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -55477,7 +58934,10 @@ func (x *ProxyRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "params")
+				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Params = wire.Null[ProxyRequestParams]()
@@ -55486,7 +58946,11 @@ func (x *ProxyRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeProxyRequestParams(d)
 					if err != nil {
-						return wire.At(err, "params")
+						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+							return err
+						}
+						x.Params = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -55517,7 +58981,7 @@ func (x *ProxyRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -55603,7 +59067,10 @@ func (x *ProxySuccessorRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -55615,7 +59082,10 @@ func (x *ProxySuccessorRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Params = v0
 			}
@@ -55627,7 +59097,10 @@ func (x *ProxySuccessorRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -55653,7 +59126,7 @@ func (x *ProxySuccessorRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -55773,7 +59246,10 @@ func (x *ProxyNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -55784,14 +59260,21 @@ func (x *ProxyNotification) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "params")
+				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Params = wire.Null[ProxySuccessorNotification]()
 			} else {
 				var v ProxySuccessorNotification
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					x.Params = wire.Some(v)
+					continue
 				}
 				x.Params = wire.Some(v)
 			}
@@ -55817,7 +59300,7 @@ func (x *ProxyNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }

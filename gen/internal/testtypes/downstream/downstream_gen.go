@@ -76,7 +76,10 @@ func (x *Note) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "author")
+					if err := d.Recover(wire.At(err, "author"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Author = v0
 			}
@@ -88,7 +91,10 @@ func (x *Note) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := acp.DecodeContentBlock(d)
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -100,7 +106,11 @@ func (x *Note) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(acp.StopReason)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stop")
+					if err := d.Recover(wire.At(err, "stop"), start, 0); err != nil {
+						return err
+					}
+					x.Stop = v
+					continue
 				}
 				x.Stop = v
 			}
@@ -112,7 +122,10 @@ func (x *Note) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodePart(d)
 				if err != nil {
-					return wire.At(err, "part")
+					if err := d.Recover(wire.At(err, "part"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Part = v0
 			}
@@ -141,7 +154,7 @@ func (x *Note) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }

@@ -51,7 +51,10 @@ func (x *Legacy) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -63,7 +66,11 @@ func (x *Legacy) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Child)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "child")
+					if err := d.Recover(wire.At(err, "child"), start, 0); err != nil {
+						return err
+					}
+					x.Child = v
+					continue
 				}
 				x.Child = v
 			}
@@ -74,7 +81,13 @@ func (x *Legacy) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "tuple")
+					if err := d.Recover(wire.At(err, "tuple"), start, 0); err != nil {
+						return err
+					}
+					if x.Tuple == nil {
+						x.Tuple = []int64{}
+					}
+					continue
 				}
 				s0 := make([]int64, 0)
 				for i0 := 0; ; i0++ {
@@ -89,7 +102,11 @@ func (x *Legacy) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.Int64()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "tuple")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "tuple"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -119,7 +136,7 @@ func (x *Legacy) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "name")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -203,7 +220,11 @@ func (x *Child) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int32()
 					if err != nil {
-						return wire.At(err, "age")
+						if err := d.Recover(wire.At(err, "age"), start, 0); err != nil {
+							return err
+						}
+						x.Age = v
+						continue
 					}
 					(*v) = v1
 				}

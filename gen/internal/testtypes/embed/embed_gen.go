@@ -107,7 +107,10 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.V.DecodeWire(d); err != nil {
-				return wire.At(err, "v")
+				if err := d.Recover(wire.At(err, "v"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "id":
 			if seen[1] {
@@ -117,7 +120,10 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -129,7 +135,10 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "type")
+					if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Type = v0
 			}
@@ -143,7 +152,11 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "trace")
+						if err := d.Recover(wire.At(err, "trace"), start, 0); err != nil {
+							return err
+						}
+						x.Trace = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -159,7 +172,11 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "seq")
+						if err := d.Recover(wire.At(err, "seq"), start, 0); err != nil {
+							return err
+						}
+						x.Seq = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -172,7 +189,13 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "tags")
+					if err := d.Recover(wire.At(err, "tags"), start, 0); err != nil {
+						return err
+					}
+					if x.Tags == nil {
+						x.Tags = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -187,7 +210,11 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "tags")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "tags"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -203,7 +230,10 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "payload")
+					if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Payload = v0
 			}
@@ -238,7 +268,7 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -341,8 +371,9 @@ func (x Envelope) MarshalJSON() ([]byte, error) {
 }
 
 // decodeWireMember decodes the member named key into x, noting it in seen
-// (indexed like the fields); found is false when x has no such member.
-func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool) (found bool, err error) {
+// (indexed like the fields); found is false when x has no such member. start is
+// where the object that holds the member began, for a collecting decoder's Recover.
+func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, start int) (found bool, err error) {
 	switch key {
 	case "v":
 		if seen[0] {
@@ -626,10 +657,16 @@ func (x *Note) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "note" {
-				return wire.At(wire.ConstError(d.Offset(), "\"note\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"note\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "text":
 			if seen[1] {
@@ -639,14 +676,20 @@ func (x *Note) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "text")
+					if err := d.Recover(wire.At(err, "text"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Text = v0
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -684,7 +727,7 @@ func (x *Note) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "text")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -762,10 +805,16 @@ func (x *Ping) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "ping" {
-				return wire.At(wire.ConstError(d.Offset(), "\"ping\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"ping\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "trace":
 			if seen[1] {
@@ -775,7 +824,10 @@ func (x *Ping) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "trace")
+					if err := d.Recover(wire.At(err, "trace"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Trace = v0
 			}
@@ -785,7 +837,10 @@ func (x *Ping) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
-				return wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "hops":
 			if seen[3] {
@@ -797,16 +852,23 @@ func (x *Ping) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "hops")
+						if err := d.Recover(wire.At(err, "hops"), start, 0); err != nil {
+							return err
+						}
+						x.Hops = v
+						continue
 					}
 					(*v) = v1
 				}
 				x.Hops = v
 			}
 		default:
-			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:], start)
 			if err != nil {
-				return err
+				if err := d.Recover(err, start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
 				continue
@@ -844,7 +906,7 @@ func (x *Ping) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -938,7 +1000,10 @@ func (x *PingPayload) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "nonce")
+					if err := d.Recover(wire.At(err, "nonce"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Nonce = v0
 			}
@@ -964,7 +1029,7 @@ func (x *PingPayload) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "nonce")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }

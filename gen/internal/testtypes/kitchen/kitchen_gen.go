@@ -507,7 +507,10 @@ func (x *Point) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Int64()
 				if err != nil {
-					return wire.At(err, "x")
+					if err := d.Recover(wire.At(err, "x"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.X = v0
 			}
@@ -519,7 +522,10 @@ func (x *Point) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Int64()
 				if err != nil {
-					return wire.At(err, "y")
+					if err := d.Recover(wire.At(err, "y"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Y = v0
 			}
@@ -548,7 +554,7 @@ func (x *Point) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "y")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -615,7 +621,10 @@ func (x *Chunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "text")
+					if err := d.Recover(wire.At(err, "text"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Text = v0
 			}
@@ -627,7 +636,11 @@ func (x *Chunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Index)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "index")
+					if err := d.Recover(wire.At(err, "index"), start, 0); err != nil {
+						return err
+					}
+					x.Index = v
+					continue
 				}
 				x.Index = v
 			}
@@ -653,7 +666,7 @@ func (x *Chunk) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "text")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -762,7 +775,10 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -772,7 +788,10 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "event":
 			if seen[2] {
@@ -782,7 +801,10 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeEvent(d)
 				if err != nil {
-					return wire.At(err, "event")
+					if err := d.Recover(wire.At(err, "event"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Event = v0
 			}
@@ -794,7 +816,10 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
-					return wire.At(err, "requestId")
+					if err := d.Recover(wire.At(err, "requestId"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RequestID = v0
 			}
@@ -805,7 +830,10 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "note")
+				if err := d.Recover(wire.At(err, "note"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Note = wire.Null[string]()
@@ -814,7 +842,11 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "note")
+						if err := d.Recover(wire.At(err, "note"), start, 0); err != nil {
+							return err
+						}
+						x.Note = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -827,14 +859,21 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "parent")
+				if err := d.Recover(wire.At(err, "parent"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Parent = wire.Null[Point]()
 			} else {
 				var v Point
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "parent")
+					if err := d.Recover(wire.At(err, "parent"), start, 0); err != nil {
+						return err
+					}
+					x.Parent = wire.Some(v)
+					continue
 				}
 				x.Parent = wire.Some(v)
 			}
@@ -845,14 +884,21 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "answer")
+				if err := d.Recover(wire.At(err, "answer"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if !isNull {
 				v := new(string)
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "answer")
+						if err := d.Recover(wire.At(err, "answer"), start, 0); err != nil {
+							return err
+						}
+						x.Answer = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -865,7 +911,13 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			seen[7] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "tags")
+					if err := d.Recover(wire.At(err, "tags"), start, 0); err != nil {
+						return err
+					}
+					if x.Tags == nil {
+						x.Tags = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -880,7 +932,11 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "tags")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "tags"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -895,7 +951,13 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			seen[8] = true
 			{
 				if err := d.BeginObject(); err != nil {
-					return wire.At(err, "counts")
+					if err := d.Recover(wire.At(err, "counts"), start, 0); err != nil {
+						return err
+					}
+					if x.Counts == nil {
+						x.Counts = map[string]uint32{}
+					}
+					continue
 				}
 				m0 := make(map[string]uint32)
 				for {
@@ -914,7 +976,11 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.Uint32()
 						if err != nil {
-							return wire.At(wire.At(err, k0), "counts")
+							if err := d.Recover(wire.At(wire.At(err, k0), "counts"), start, 1); err != nil {
+								return err
+							}
+							m0[k0] = e0
+							continue
 						}
 						e0 = v1
 					}
@@ -930,7 +996,10 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "_meta")
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Meta = v0
 			}
@@ -941,10 +1010,16 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			seen[10] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "envelope" {
-				return wire.At(wire.ConstError(d.Offset(), "\"envelope\""), "kind")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"envelope\""), "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "priority":
 			if seen[11] {
@@ -954,7 +1029,11 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Priority)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
+					if err := d.Recover(wire.At(err, "priority"), start, 0); err != nil {
+						return err
+					}
+					x.Priority = v
+					continue
 				}
 				x.Priority = v
 			}
@@ -966,7 +1045,11 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Mode)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "mode")
+					if err := d.Recover(wire.At(err, "mode"), start, 0); err != nil {
+						return err
+					}
+					x.Mode = v
+					continue
 				}
 				x.Mode = v
 			}
@@ -980,7 +1063,11 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "at")
+						if err := d.Recover(wire.At(err, "at"), start, 0); err != nil {
+							return err
+						}
+						x.At = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -994,7 +1081,11 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Limits)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "limits")
+					if err := d.Recover(wire.At(err, "limits"), start, 0); err != nil {
+						return err
+					}
+					x.Limits = v
+					continue
 				}
 				x.Limits = v
 			}
@@ -1006,7 +1097,10 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeServer(d)
 				if err != nil {
-					return wire.At(err, "server")
+					if err := d.Recover(wire.At(err, "server"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Server = v0
 			}
@@ -1018,7 +1112,11 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Point)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "wrapped")
+					if err := d.Recover(wire.At(err, "wrapped"), start, 0); err != nil {
+						return err
+					}
+					x.Wrapped = v
+					continue
 				}
 				x.Wrapped = v
 			}
@@ -1032,7 +1130,11 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						return wire.At(err, "ratio")
+						if err := d.Recover(wire.At(err, "ratio"), start, 0); err != nil {
+							return err
+						}
+						x.Ratio = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -1046,7 +1148,11 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(Label)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "label")
+					if err := d.Recover(wire.At(err, "label"), start, 0); err != nil {
+						return err
+					}
+					x.Label = v
+					continue
 				}
 				x.Label = v
 			}
@@ -1084,7 +1190,7 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "kind")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -1462,10 +1568,16 @@ func (x *Started) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "started" {
-				return wire.At(wire.ConstError(d.Offset(), "\"started\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"started\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "at":
 			if seen[1] {
@@ -1475,7 +1587,10 @@ func (x *Started) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "at")
+					if err := d.Recover(wire.At(err, "at"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.At = v0
 			}
@@ -1504,7 +1619,7 @@ func (x *Started) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "at")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -1674,10 +1789,16 @@ func (x *Moved) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "moved" {
-				return wire.At(wire.ConstError(d.Offset(), "\"moved\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"moved\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "to":
 			if seen[1] {
@@ -1685,7 +1806,10 @@ func (x *Moved) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.To.DecodeWire(d); err != nil {
-				return wire.At(err, "to")
+				if err := d.Recover(wire.At(err, "to"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -1694,7 +1818,10 @@ func (x *Moved) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "type", "to")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "type", "to"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	var missing []string
@@ -1705,7 +1832,7 @@ func (x *Moved) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "to")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -2036,7 +2163,11 @@ func (x *Limits) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint16()
 					if err != nil {
-						return wire.At(err, "port")
+						if err := d.Recover(wire.At(err, "port"), start, 0); err != nil {
+							return err
+						}
+						x.Port = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -2052,7 +2183,11 @@ func (x *Limits) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "count")
+						if err := d.Recover(wire.At(err, "count"), start, 0); err != nil {
+							return err
+						}
+						x.Count = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -2068,7 +2203,11 @@ func (x *Limits) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int32()
 					if err != nil {
-						return wire.At(err, "offset")
+						if err := d.Recover(wire.At(err, "offset"), start, 0); err != nil {
+							return err
+						}
+						x.Offset = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -2084,7 +2223,11 @@ func (x *Limits) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "total")
+						if err := d.Recover(wire.At(err, "total"), start, 0); err != nil {
+							return err
+						}
+						x.Total = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -2100,7 +2243,11 @@ func (x *Limits) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						return wire.At(err, "delta")
+						if err := d.Recover(wire.At(err, "delta"), start, 0); err != nil {
+							return err
+						}
+						x.Delta = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -2116,7 +2263,11 @@ func (x *Limits) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						return wire.At(err, "percent")
+						if err := d.Recover(wire.At(err, "percent"), start, 0); err != nil {
+							return err
+						}
+						x.Percent = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -2129,7 +2280,10 @@ func (x *Limits) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "port", "count", "offset", "total", "delta", "percent")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "port", "count", "offset", "total", "delta", "percent"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	_ = start
@@ -2337,10 +2491,16 @@ func (x *HTTPServer) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "http" {
-				return wire.At(wire.ConstError(d.Offset(), "\"http\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"http\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "url":
 			if seen[1] {
@@ -2350,7 +2510,10 @@ func (x *HTTPServer) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "url")
+					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URL = v0
 			}
@@ -2379,7 +2542,7 @@ func (x *HTTPServer) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "url")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -2448,7 +2611,10 @@ func (x *StdioServer) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "command")
+					if err := d.Recover(wire.At(err, "command"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Command = v0
 			}
@@ -2474,7 +2640,7 @@ func (x *StdioServer) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "command")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -2710,7 +2876,10 @@ func (x *Circle) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Float64()
 				if err != nil {
-					return wire.At(err, "radius")
+					if err := d.Recover(wire.At(err, "radius"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Radius = v0
 			}
@@ -2736,7 +2905,7 @@ func (x *Circle) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "radius")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -2803,7 +2972,10 @@ func (x *Rect) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Float64()
 				if err != nil {
-					return wire.At(err, "w")
+					if err := d.Recover(wire.At(err, "w"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.W = v0
 			}
@@ -2815,7 +2987,10 @@ func (x *Rect) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Float64()
 				if err != nil {
-					return wire.At(err, "h")
+					if err := d.Recover(wire.At(err, "h"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.H = v0
 			}
@@ -2844,7 +3019,7 @@ func (x *Rect) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "h")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -3008,10 +3183,16 @@ func (x *AddOp) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "op")
+				if err := d.Recover(wire.At(err, "op"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "add" {
-				return wire.At(wire.ConstError(d.Offset(), "\"add\""), "op")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"add\""), "op"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "n":
 			if seen[1] {
@@ -3021,7 +3202,10 @@ func (x *AddOp) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Int64()
 				if err != nil {
-					return wire.At(err, "n")
+					if err := d.Recover(wire.At(err, "n"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.N = v0
 			}
@@ -3050,7 +3234,7 @@ func (x *AddOp) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "n")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -3187,6 +3371,7 @@ func (InventoryNames) isInventory() {}
 // DecodeWire decodes the value from d.
 func (x *InventoryNames) DecodeWire(d *wire.Decoder) error {
 	var v []string
+	start := d.Offset()
 	{
 		if err := d.BeginArray(); err != nil {
 			return err
@@ -3204,7 +3389,11 @@ func (x *InventoryNames) DecodeWire(d *wire.Decoder) error {
 			{
 				v2, err := d.String()
 				if err != nil {
-					return wire.AtIndex(err, i1)
+					if err := d.Recover(wire.AtIndex(err, i1), start, 0); err != nil {
+						return err
+					}
+					s1 = append(s1, e1)
+					continue
 				}
 				e1 = v2
 			}
@@ -3272,7 +3461,10 @@ func (x *Entry) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -3298,7 +3490,7 @@ func (x *Entry) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "name")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -3342,6 +3534,7 @@ func (InventoryEntries) isInventory() {}
 // DecodeWire decodes the value from d.
 func (x *InventoryEntries) DecodeWire(d *wire.Decoder) error {
 	var v []Entry
+	start := d.Offset()
 	{
 		if err := d.BeginArray(); err != nil {
 			return err
@@ -3357,7 +3550,11 @@ func (x *InventoryEntries) DecodeWire(d *wire.Decoder) error {
 			}
 			var e1 Entry
 			if err := e1.DecodeWire(d); err != nil {
-				return wire.AtIndex(err, i1)
+				if err := d.Recover(wire.AtIndex(err, i1), start, 0); err != nil {
+					return err
+				}
+				s1 = append(s1, e1)
+				continue
 			}
 			s1 = append(s1, e1)
 		}
@@ -3429,7 +3626,10 @@ func (x *InventoryPairsItem) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -3441,7 +3641,10 @@ func (x *InventoryPairsItem) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "version")
+					if err := d.Recover(wire.At(err, "version"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Version = v0
 			}
@@ -3470,7 +3673,7 @@ func (x *InventoryPairsItem) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "version")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -3516,6 +3719,7 @@ func (InventoryPairs) isInventory() {}
 // DecodeWire decodes the value from d.
 func (x *InventoryPairs) DecodeWire(d *wire.Decoder) error {
 	var v []InventoryPairsItem
+	start := d.Offset()
 	{
 		if err := d.BeginArray(); err != nil {
 			return err
@@ -3531,7 +3735,11 @@ func (x *InventoryPairs) DecodeWire(d *wire.Decoder) error {
 			}
 			var e1 InventoryPairsItem
 			if err := e1.DecodeWire(d); err != nil {
-				return wire.AtIndex(err, i1)
+				if err := d.Recover(wire.AtIndex(err, i1), start, 0); err != nil {
+					return err
+				}
+				s1 = append(s1, e1)
+				continue
 			}
 			s1 = append(s1, e1)
 		}
@@ -3916,7 +4124,10 @@ func (x *Call) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -3942,7 +4153,7 @@ func (x *Call) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -4009,7 +4220,10 @@ func (x *CallWithID) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -4021,7 +4235,10 @@ func (x *CallWithID) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Int64()
 				if err != nil {
-					return wire.At(err, "id")
+					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.ID = v0
 			}
@@ -4050,7 +4267,7 @@ func (x *CallWithID) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "id")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -4292,7 +4509,10 @@ func (x *Retry) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Int64()
 				if err != nil {
-					return wire.At(err, "after")
+					if err := d.Recover(wire.At(err, "after"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.After = v0
 			}
@@ -4318,7 +4538,7 @@ func (x *Retry) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "after")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -4385,7 +4605,11 @@ func (x *BetterName) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "HTTPUrl")
+						if err := d.Recover(wire.At(err, "HTTPUrl"), start, 0); err != nil {
+							return err
+						}
+						x.HTTPURL = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -4401,7 +4625,11 @@ func (x *BetterName) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "http_url")
+						if err := d.Recover(wire.At(err, "http_url"), start, 0); err != nil {
+							return err
+						}
+						x.HTTPURLField = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -4496,7 +4724,11 @@ func (x *Strict) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "a")
+						if err := d.Recover(wire.At(err, "a"), start, 0); err != nil {
+							return err
+						}
+						x.A = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -4509,7 +4741,10 @@ func (x *Strict) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "a")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "a"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	_ = start
@@ -4579,7 +4814,11 @@ func (x *Vendored) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "optional")
+						if err := d.Recover(wire.At(err, "optional"), start, 0); err != nil {
+							return err
+						}
+						x.Optional = v
+						continue
 					}
 					(*v) = v1
 				}
@@ -4603,7 +4842,10 @@ func (x *Vendored) DecodeWire(d *wire.Decoder) error {
 				})
 				continue
 			}
-			return wire.UnknownError(d.Offset(), string(key), "optional")
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "optional"), start, 0); err != nil {
+				return err
+			}
+			continue
 		}
 	}
 	_ = start
@@ -4674,7 +4916,11 @@ func (x *Patterned) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "fixed")
+						if err := d.Recover(wire.At(err, "fixed"), start, 0); err != nil {
+							return err
+						}
+						x.Fixed = v
+						continue
 					}
 					(*v) = v1
 				}

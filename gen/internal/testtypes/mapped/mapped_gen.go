@@ -45,7 +45,10 @@ func (x *Uses) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Point.DecodeWire(d); err != nil {
-				return wire.At(err, "point")
+				if err := d.Recover(wire.At(err, "point"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "event":
 			if seen[1] {
@@ -55,7 +58,10 @@ func (x *Uses) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := kitchen.DecodeEvent(d)
 				if err != nil {
-					return wire.At(err, "event")
+					if err := d.Recover(wire.At(err, "event"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Event = v0
 			}
@@ -67,7 +73,11 @@ func (x *Uses) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(kitchen.Mode)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "mode")
+					if err := d.Recover(wire.At(err, "mode"), start, 0); err != nil {
+						return err
+					}
+					x.Mode = v
+					continue
 				}
 				x.Mode = v
 			}
@@ -93,7 +103,7 @@ func (x *Uses) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "point")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }

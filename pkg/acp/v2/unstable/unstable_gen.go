@@ -1615,7 +1615,10 @@ func (x *AuthStatusRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -1703,7 +1706,10 @@ func (x *AuthStatusResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.State.DecodeWire(d); err != nil {
-				return wire.At(err, "state")
+				if err := d.Recover(wire.At(err, "state"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "accounts":
 			if seen[1] {
@@ -1712,7 +1718,13 @@ func (x *AuthStatusResponse) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "accounts")
+					if err := d.Recover(wire.At(err, "accounts"), start, 0); err != nil {
+						return err
+					}
+					if x.Accounts == nil {
+						x.Accounts = []AuthAccount{}
+					}
+					continue
 				}
 				s0 := make([]AuthAccount, 0)
 				for i0 := 0; ; i0++ {
@@ -1725,7 +1737,11 @@ func (x *AuthStatusResponse) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 AuthAccount
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "accounts")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "accounts"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -1737,7 +1753,10 @@ func (x *AuthStatusResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -1761,7 +1780,7 @@ func (x *AuthStatusResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "state")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -1907,7 +1926,10 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "label")
+					if err := d.Recover(wire.At(err, "label"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Label = v0
 			}
@@ -1918,7 +1940,10 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "active")
+				if err := d.Recover(wire.At(err, "active"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Active = wire.Null[bool]()
@@ -1927,7 +1952,11 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "active")
+						if err := d.Recover(wire.At(err, "active"), start, 0); err != nil {
+							return err
+						}
+						x.Active = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -1940,7 +1969,10 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "name")
+				if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Name = wire.Null[string]()
@@ -1949,7 +1981,11 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "name")
+						if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+							return err
+						}
+						x.Name = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -1962,7 +1998,10 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "email")
+				if err := d.Recover(wire.At(err, "email"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Email = wire.Null[string]()
@@ -1971,7 +2010,11 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "email")
+						if err := d.Recover(wire.At(err, "email"), start, 0); err != nil {
+							return err
+						}
+						x.Email = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -1984,7 +2027,10 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "organization")
+				if err := d.Recover(wire.At(err, "organization"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Organization = wire.Null[string]()
@@ -1993,7 +2039,11 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "organization")
+						if err := d.Recover(wire.At(err, "organization"), start, 0); err != nil {
+							return err
+						}
+						x.Organization = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -2005,7 +2055,10 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -2029,7 +2082,7 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "label")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -2133,7 +2186,10 @@ func (x *AuthStatusUpdateNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.State.DecodeWire(d); err != nil {
-				return wire.At(err, "state")
+				if err := d.Recover(wire.At(err, "state"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "accounts":
 			if seen[1] {
@@ -2142,7 +2198,13 @@ func (x *AuthStatusUpdateNotification) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "accounts")
+					if err := d.Recover(wire.At(err, "accounts"), start, 0); err != nil {
+						return err
+					}
+					if x.Accounts == nil {
+						x.Accounts = []AuthAccount{}
+					}
+					continue
 				}
 				s0 := make([]AuthAccount, 0)
 				for i0 := 0; ; i0++ {
@@ -2155,7 +2217,11 @@ func (x *AuthStatusUpdateNotification) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 AuthAccount
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "accounts")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "accounts"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -2167,7 +2233,10 @@ func (x *AuthStatusUpdateNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -2191,7 +2260,7 @@ func (x *AuthStatusUpdateNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "state")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -2283,14 +2352,21 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "session")
+				if err := d.Recover(wire.At(err, "session"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Session = wire.Null[SessionCapabilities]()
 			} else {
 				var v SessionCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "session")
+					if err := d.Recover(wire.At(err, "session"), start, 0); err != nil {
+						return err
+					}
+					x.Session = wire.Some(v)
+					continue
 				}
 				x.Session = wire.Some(v)
 			}
@@ -2301,14 +2377,21 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "auth")
+				if err := d.Recover(wire.At(err, "auth"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Auth = wire.Null[AgentAuthCapabilities]()
 			} else {
 				var v AgentAuthCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "auth")
+					if err := d.Recover(wire.At(err, "auth"), start, 0); err != nil {
+						return err
+					}
+					x.Auth = wire.Some(v)
+					continue
 				}
 				x.Auth = wire.Some(v)
 			}
@@ -2319,14 +2402,21 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "providers")
+				if err := d.Recover(wire.At(err, "providers"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Providers = wire.Null[ProvidersCapabilities]()
 			} else {
 				var v ProvidersCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "providers")
+					if err := d.Recover(wire.At(err, "providers"), start, 0); err != nil {
+						return err
+					}
+					x.Providers = wire.Some(v)
+					continue
 				}
 				x.Providers = wire.Some(v)
 			}
@@ -2336,7 +2426,10 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -2461,14 +2554,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "prompt")
+				if err := d.Recover(wire.At(err, "prompt"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Prompt = wire.Null[v2.PromptCapabilities]()
 			} else {
 				var v v2.PromptCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "prompt")
+					if err := d.Recover(wire.At(err, "prompt"), start, 0); err != nil {
+						return err
+					}
+					x.Prompt = wire.Some(v)
+					continue
 				}
 				x.Prompt = wire.Some(v)
 			}
@@ -2479,14 +2579,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mcp")
+				if err := d.Recover(wire.At(err, "mcp"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.MCP = wire.Null[MCPCapabilities]()
 			} else {
 				var v MCPCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "mcp")
+					if err := d.Recover(wire.At(err, "mcp"), start, 0); err != nil {
+						return err
+					}
+					x.MCP = wire.Some(v)
+					continue
 				}
 				x.MCP = wire.Some(v)
 			}
@@ -2497,14 +2604,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "delete")
+				if err := d.Recover(wire.At(err, "delete"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Delete = wire.Null[v2.SessionDeleteCapabilities]()
 			} else {
 				var v v2.SessionDeleteCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "delete")
+					if err := d.Recover(wire.At(err, "delete"), start, 0); err != nil {
+						return err
+					}
+					x.Delete = wire.Some(v)
+					continue
 				}
 				x.Delete = wire.Some(v)
 			}
@@ -2515,14 +2629,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "additionalDirectories")
+				if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.AdditionalDirectories = wire.Null[v2.SessionAdditionalDirectoriesCapabilities]()
 			} else {
 				var v v2.SessionAdditionalDirectoriesCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "additionalDirectories")
+					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						return err
+					}
+					x.AdditionalDirectories = wire.Some(v)
+					continue
 				}
 				x.AdditionalDirectories = wire.Some(v)
 			}
@@ -2533,14 +2654,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "systemPrompt")
+				if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.SystemPrompt = wire.Null[SessionSystemPromptCapabilities]()
 			} else {
 				var v SessionSystemPromptCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "systemPrompt")
+					if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+						return err
+					}
+					x.SystemPrompt = wire.Some(v)
+					continue
 				}
 				x.SystemPrompt = wire.Some(v)
 			}
@@ -2551,14 +2679,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "fork")
+				if err := d.Recover(wire.At(err, "fork"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Fork = wire.Null[SessionForkCapabilities]()
 			} else {
 				var v SessionForkCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "fork")
+					if err := d.Recover(wire.At(err, "fork"), start, 0); err != nil {
+						return err
+					}
+					x.Fork = wire.Some(v)
+					continue
 				}
 				x.Fork = wire.Some(v)
 			}
@@ -2569,14 +2704,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "archive")
+				if err := d.Recover(wire.At(err, "archive"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Archive = wire.Null[SessionArchiveCapabilities]()
 			} else {
 				var v SessionArchiveCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "archive")
+					if err := d.Recover(wire.At(err, "archive"), start, 0); err != nil {
+						return err
+					}
+					x.Archive = wire.Some(v)
+					continue
 				}
 				x.Archive = wire.Some(v)
 			}
@@ -2587,14 +2729,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[7] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "status")
+				if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Status = wire.Null[SessionStatusCapabilities]()
 			} else {
 				var v SessionStatusCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "status")
+					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+						return err
+					}
+					x.Status = wire.Some(v)
+					continue
 				}
 				x.Status = wire.Some(v)
 			}
@@ -2605,14 +2754,21 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[8] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[SessionTitleCapabilities]()
 			} else {
 				var v SessionTitleCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "title")
+					if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						return err
+					}
+					x.Title = wire.Some(v)
+					continue
 				}
 				x.Title = wire.Some(v)
 			}
@@ -2622,7 +2778,10 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[9] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -2819,14 +2978,21 @@ func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "stdio")
+				if err := d.Recover(wire.At(err, "stdio"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Stdio = wire.Null[v2.MCPStdioCapabilities]()
 			} else {
 				var v v2.MCPStdioCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "stdio")
+					if err := d.Recover(wire.At(err, "stdio"), start, 0); err != nil {
+						return err
+					}
+					x.Stdio = wire.Some(v)
+					continue
 				}
 				x.Stdio = wire.Some(v)
 			}
@@ -2837,14 +3003,21 @@ func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "http")
+				if err := d.Recover(wire.At(err, "http"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.HTTP = wire.Null[v2.MCPHTTPCapabilities]()
 			} else {
 				var v v2.MCPHTTPCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "http")
+					if err := d.Recover(wire.At(err, "http"), start, 0); err != nil {
+						return err
+					}
+					x.HTTP = wire.Some(v)
+					continue
 				}
 				x.HTTP = wire.Some(v)
 			}
@@ -2855,14 +3028,21 @@ func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "acp")
+				if err := d.Recover(wire.At(err, "acp"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ACP = wire.Null[MCPACPCapabilities]()
 			} else {
 				var v MCPACPCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "acp")
+					if err := d.Recover(wire.At(err, "acp"), start, 0); err != nil {
+						return err
+					}
+					x.ACP = wire.Some(v)
+					continue
 				}
 				x.ACP = wire.Some(v)
 			}
@@ -2872,7 +3052,10 @@ func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -2996,7 +3179,10 @@ func (x *MCPACPCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -3085,14 +3271,21 @@ func (x *SessionSystemPromptCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "mode")
+				if err := d.Recover(wire.At(err, "mode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Mode = wire.Null[SessionSystemPromptModeCapabilities]()
 			} else {
 				var v SessionSystemPromptModeCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "mode")
+					if err := d.Recover(wire.At(err, "mode"), start, 0); err != nil {
+						return err
+					}
+					x.Mode = wire.Some(v)
+					continue
 				}
 				x.Mode = wire.Some(v)
 			}
@@ -3102,7 +3295,10 @@ func (x *SessionSystemPromptCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -3203,14 +3399,21 @@ func (x *SessionSystemPromptModeCapabilities) DecodeWire(d *wire.Decoder) error 
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "override")
+				if err := d.Recover(wire.At(err, "override"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Override = wire.Null[SessionSystemPromptOverrideCapabilities]()
 			} else {
 				var v SessionSystemPromptOverrideCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "override")
+					if err := d.Recover(wire.At(err, "override"), start, 0); err != nil {
+						return err
+					}
+					x.Override = wire.Some(v)
+					continue
 				}
 				x.Override = wire.Some(v)
 			}
@@ -3220,7 +3423,10 @@ func (x *SessionSystemPromptModeCapabilities) DecodeWire(d *wire.Decoder) error 
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -3320,7 +3526,10 @@ func (x *SessionSystemPromptOverrideCapabilities) DecodeWire(d *wire.Decoder) er
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -3408,7 +3617,10 @@ func (x *SessionForkCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -3496,7 +3708,10 @@ func (x *SessionArchiveCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -3584,7 +3799,10 @@ func (x *SessionStatusCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -3672,7 +3890,10 @@ func (x *SessionTitleCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -3761,14 +3982,21 @@ func (x *AgentAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "status")
+				if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Status = wire.Null[AuthStatusCapabilities]()
 			} else {
 				var v AuthStatusCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "status")
+					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+						return err
+					}
+					x.Status = wire.Some(v)
+					continue
 				}
 				x.Status = wire.Some(v)
 			}
@@ -3778,7 +4006,10 @@ func (x *AgentAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -3878,7 +4109,10 @@ func (x *AuthStatusCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -3966,7 +4200,10 @@ func (x *ProvidersCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -4054,7 +4291,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "cwd":
 			if seen[1] {
@@ -4062,7 +4302,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Cwd.DecodeWire(d); err != nil {
-				return wire.At(err, "cwd")
+				if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "additionalDirectories":
 			if seen[2] {
@@ -4071,7 +4314,13 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "additionalDirectories")
+					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						return err
+					}
+					if x.AdditionalDirectories == nil {
+						x.AdditionalDirectories = []v2.AbsolutePath{}
+					}
+					continue
 				}
 				s0 := make([]v2.AbsolutePath, 0)
 				for i0 := 0; ; i0++ {
@@ -4084,7 +4333,11 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 v2.AbsolutePath
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "additionalDirectories"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -4097,7 +4350,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -4106,7 +4362,11 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -4119,7 +4379,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "updatedAt")
+				if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.UpdatedAt = wire.Null[string]()
@@ -4128,7 +4391,11 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "updatedAt")
+						if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+							return err
+						}
+						x.UpdatedAt = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -4141,7 +4408,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "archived")
+				if err := d.Recover(wire.At(err, "archived"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Archived = wire.Null[bool]()
@@ -4150,7 +4420,11 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						return wire.At(err, "archived")
+						if err := d.Recover(wire.At(err, "archived"), start, 0); err != nil {
+							return err
+						}
+						x.Archived = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -4162,7 +4436,10 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[6] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -4189,7 +4466,7 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "cwd")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -4446,10 +4723,16 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "http" {
-				return wire.At(wire.ConstError(d.Offset(), "\"http\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"http\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -4459,7 +4742,10 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -4471,7 +4757,10 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "url")
+					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URL = v0
 			}
@@ -4482,7 +4771,13 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "headers")
+					if err := d.Recover(wire.At(err, "headers"), start, 0); err != nil {
+						return err
+					}
+					if x.Headers == nil {
+						x.Headers = []v2.HTTPHeader{}
+					}
+					continue
 				}
 				s0 := make([]v2.HTTPHeader, 0)
 				for i0 := 0; ; i0++ {
@@ -4495,7 +4790,11 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 v2.HTTPHeader
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "headers")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "headers"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -4507,7 +4806,10 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -4537,7 +4839,7 @@ func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "url")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -4631,10 +4933,16 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "stdio" {
-				return wire.At(wire.ConstError(d.Offset(), "\"stdio\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"stdio\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[1] {
@@ -4644,7 +4952,10 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -4654,7 +4965,10 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Command.DecodeWire(d); err != nil {
-				return wire.At(err, "command")
+				if err := d.Recover(wire.At(err, "command"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "args":
 			if seen[3] {
@@ -4663,7 +4977,13 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "args")
+					if err := d.Recover(wire.At(err, "args"), start, 0); err != nil {
+						return err
+					}
+					if x.Args == nil {
+						x.Args = []string{}
+					}
+					continue
 				}
 				s0 := make([]string, 0)
 				for i0 := 0; ; i0++ {
@@ -4678,7 +4998,11 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "args")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "args"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -4693,7 +5017,13 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "env")
+					if err := d.Recover(wire.At(err, "env"), start, 0); err != nil {
+						return err
+					}
+					if x.Env == nil {
+						x.Env = []v2.EnvVariable{}
+					}
+					continue
 				}
 				s0 := make([]v2.EnvVariable, 0)
 				for i0 := 0; ; i0++ {
@@ -4706,7 +5036,11 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 v2.EnvVariable
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "env")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "env"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -4718,7 +5052,10 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -4748,7 +5085,7 @@ func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "command")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -4855,7 +5192,10 @@ func (x *MCPServerACP) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "name")
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Name = v0
 			}
@@ -4865,7 +5205,10 @@ func (x *MCPServerACP) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.ServerID.DecodeWire(d); err != nil {
-				return wire.At(err, "serverId")
+				if err := d.Recover(wire.At(err, "serverId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[2] {
@@ -4873,7 +5216,10 @@ func (x *MCPServerACP) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -4900,7 +5246,7 @@ func (x *MCPServerACP) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "serverId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -5490,10 +5836,16 @@ func (x *UserMessageChunk) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "sessionUpdate")
+				if err := d.Recover(wire.At(err, "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "user_message_chunk" {
-				return wire.At(wire.ConstError(d.Offset(), "\"user_message_chunk\""), "sessionUpdate")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"user_message_chunk\""), "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "messageId":
 			if seen[1] {
@@ -5501,7 +5853,10 @@ func (x *UserMessageChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.MessageID.DecodeWire(d); err != nil {
-				return wire.At(err, "messageId")
+				if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[2] {
@@ -5511,7 +5866,10 @@ func (x *UserMessageChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := v2.DecodeContentBlock(d)
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -5521,7 +5879,10 @@ func (x *UserMessageChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -5551,7 +5912,7 @@ func (x *UserMessageChunk) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -5640,10 +6001,16 @@ func (x *UserMessage) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "sessionUpdate")
+				if err := d.Recover(wire.At(err, "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "user_message" {
-				return wire.At(wire.ConstError(d.Offset(), "\"user_message\""), "sessionUpdate")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"user_message\""), "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "messageId":
 			if seen[1] {
@@ -5651,7 +6018,10 @@ func (x *UserMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.MessageID.DecodeWire(d); err != nil {
-				return wire.At(err, "messageId")
+				if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[2] {
@@ -5660,7 +6030,10 @@ func (x *UserMessage) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "content")
+				if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Content = wire.Null[[]v2.ContentBlock]()
@@ -5668,7 +6041,11 @@ func (x *UserMessage) DecodeWire(d *wire.Decoder) error {
 				var v []v2.ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "content")
+						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+							return err
+						}
+						x.Content = wire.Some(v)
+						continue
 					}
 					s1 := make([]v2.ContentBlock, 0)
 					for i1 := 0; ; i1++ {
@@ -5683,7 +6060,11 @@ func (x *UserMessage) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := v2.DecodeContentBlock(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "content")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -5699,7 +6080,10 @@ func (x *UserMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -5726,7 +6110,7 @@ func (x *UserMessage) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "messageId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -5826,10 +6210,16 @@ func (x *AgentMessageChunk) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "sessionUpdate")
+				if err := d.Recover(wire.At(err, "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "agent_message_chunk" {
-				return wire.At(wire.ConstError(d.Offset(), "\"agent_message_chunk\""), "sessionUpdate")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"agent_message_chunk\""), "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "messageId":
 			if seen[1] {
@@ -5837,7 +6227,10 @@ func (x *AgentMessageChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.MessageID.DecodeWire(d); err != nil {
-				return wire.At(err, "messageId")
+				if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[2] {
@@ -5847,7 +6240,10 @@ func (x *AgentMessageChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := v2.DecodeContentBlock(d)
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -5857,7 +6253,10 @@ func (x *AgentMessageChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -5887,7 +6286,7 @@ func (x *AgentMessageChunk) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -5976,10 +6375,16 @@ func (x *AgentMessage) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "sessionUpdate")
+				if err := d.Recover(wire.At(err, "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "agent_message" {
-				return wire.At(wire.ConstError(d.Offset(), "\"agent_message\""), "sessionUpdate")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"agent_message\""), "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "messageId":
 			if seen[1] {
@@ -5987,7 +6392,10 @@ func (x *AgentMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.MessageID.DecodeWire(d); err != nil {
-				return wire.At(err, "messageId")
+				if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[2] {
@@ -5996,7 +6404,10 @@ func (x *AgentMessage) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "content")
+				if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Content = wire.Null[[]v2.ContentBlock]()
@@ -6004,7 +6415,11 @@ func (x *AgentMessage) DecodeWire(d *wire.Decoder) error {
 				var v []v2.ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "content")
+						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+							return err
+						}
+						x.Content = wire.Some(v)
+						continue
 					}
 					s1 := make([]v2.ContentBlock, 0)
 					for i1 := 0; ; i1++ {
@@ -6019,7 +6434,11 @@ func (x *AgentMessage) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := v2.DecodeContentBlock(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "content")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -6035,7 +6454,10 @@ func (x *AgentMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -6062,7 +6484,7 @@ func (x *AgentMessage) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "messageId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -6162,10 +6584,16 @@ func (x *AgentThoughtChunk) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "sessionUpdate")
+				if err := d.Recover(wire.At(err, "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "agent_thought_chunk" {
-				return wire.At(wire.ConstError(d.Offset(), "\"agent_thought_chunk\""), "sessionUpdate")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"agent_thought_chunk\""), "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "messageId":
 			if seen[1] {
@@ -6173,7 +6601,10 @@ func (x *AgentThoughtChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.MessageID.DecodeWire(d); err != nil {
-				return wire.At(err, "messageId")
+				if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[2] {
@@ -6183,7 +6614,10 @@ func (x *AgentThoughtChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := v2.DecodeContentBlock(d)
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -6193,7 +6627,10 @@ func (x *AgentThoughtChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -6223,7 +6660,7 @@ func (x *AgentThoughtChunk) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -6312,10 +6749,16 @@ func (x *AgentThought) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "sessionUpdate")
+				if err := d.Recover(wire.At(err, "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "agent_thought" {
-				return wire.At(wire.ConstError(d.Offset(), "\"agent_thought\""), "sessionUpdate")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"agent_thought\""), "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "messageId":
 			if seen[1] {
@@ -6323,7 +6766,10 @@ func (x *AgentThought) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.MessageID.DecodeWire(d); err != nil {
-				return wire.At(err, "messageId")
+				if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[2] {
@@ -6332,7 +6778,10 @@ func (x *AgentThought) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "content")
+				if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Content = wire.Null[[]v2.ContentBlock]()
@@ -6340,7 +6789,11 @@ func (x *AgentThought) DecodeWire(d *wire.Decoder) error {
 				var v []v2.ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "content")
+						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+							return err
+						}
+						x.Content = wire.Some(v)
+						continue
 					}
 					s1 := make([]v2.ContentBlock, 0)
 					for i1 := 0; ; i1++ {
@@ -6355,7 +6808,11 @@ func (x *AgentThought) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := v2.DecodeContentBlock(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "content")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -6371,7 +6828,10 @@ func (x *AgentThought) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -6398,7 +6858,7 @@ func (x *AgentThought) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "messageId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -6498,10 +6958,16 @@ func (x *SessionUpdateStateUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "sessionUpdate")
+				if err := d.Recover(wire.At(err, "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "state_update" {
-				return wire.At(wire.ConstError(d.Offset(), "\"state_update\""), "sessionUpdate")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"state_update\""), "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -6525,7 +6991,7 @@ func (x *SessionUpdateStateUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionUpdate")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -6771,7 +7237,10 @@ func (x *RunningStateUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "background")
+				if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Background = wire.Null[[]BackgroundWork]()
@@ -6779,7 +7248,11 @@ func (x *RunningStateUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "background")
+						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+							return err
+						}
+						x.Background = wire.Some(v)
+						continue
 					}
 					s1 := make([]BackgroundWork, 0)
 					for i1 := 0; ; i1++ {
@@ -6794,7 +7267,11 @@ func (x *RunningStateUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "background")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -6810,7 +7287,10 @@ func (x *RunningStateUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -7053,10 +7533,16 @@ func (x *BackgroundTerminal) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "terminal" {
-				return wire.At(wire.ConstError(d.Offset(), "\"terminal\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"terminal\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "terminalId":
 			if seen[1] {
@@ -7064,7 +7550,10 @@ func (x *BackgroundTerminal) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
+				if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[2] {
@@ -7072,7 +7561,10 @@ func (x *BackgroundTerminal) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -7099,7 +7591,7 @@ func (x *BackgroundTerminal) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "terminalId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -7180,10 +7672,16 @@ func (x *BackgroundToolCall) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "tool_call" {
-				return wire.At(wire.ConstError(d.Offset(), "\"tool_call\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"tool_call\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "toolCallId":
 			if seen[1] {
@@ -7191,7 +7689,10 @@ func (x *BackgroundToolCall) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.ToolCallID.DecodeWire(d); err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[2] {
@@ -7199,7 +7700,10 @@ func (x *BackgroundToolCall) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -7226,7 +7730,7 @@ func (x *BackgroundToolCall) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "toolCallId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -7306,7 +7810,10 @@ func (x *BackgroundSubagent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -7314,7 +7821,10 @@ func (x *BackgroundSubagent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -7338,7 +7848,7 @@ func (x *BackgroundSubagent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -7417,14 +7927,21 @@ func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "stopReason")
+				if err := d.Recover(wire.At(err, "stopReason"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.StopReason = wire.Null[v2.IdleStopReason]()
 			} else {
 				var v v2.IdleStopReason
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "stopReason")
+					if err := d.Recover(wire.At(err, "stopReason"), start, 0); err != nil {
+						return err
+					}
+					x.StopReason = wire.Some(v)
+					continue
 				}
 				x.StopReason = wire.Some(v)
 			}
@@ -7435,14 +7952,21 @@ func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "error")
+				if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Error = wire.Null[v2.Error]()
 			} else {
 				var v v2.Error
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "error")
+					if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+						return err
+					}
+					x.Error = wire.Some(v)
+					continue
 				}
 				x.Error = wire.Some(v)
 			}
@@ -7453,7 +7977,10 @@ func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "background")
+				if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Background = wire.Null[[]BackgroundWork]()
@@ -7461,7 +7988,11 @@ func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "background")
+						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+							return err
+						}
+						x.Background = wire.Some(v)
+						continue
 					}
 					s1 := make([]BackgroundWork, 0)
 					for i1 := 0; ; i1++ {
@@ -7476,7 +8007,11 @@ func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "background")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -7493,14 +8028,21 @@ func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "usage")
+				if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Usage = wire.Null[Usage]()
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "usage")
+					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+						return err
+					}
+					x.Usage = wire.Some(v)
+					continue
 				}
 				x.Usage = wire.Some(v)
 			}
@@ -7510,7 +8052,10 @@ func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -7655,7 +8200,10 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "totalTokens")
+					if err := d.Recover(wire.At(err, "totalTokens"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.TotalTokens = v0
 			}
@@ -7667,7 +8215,10 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "inputTokens")
+					if err := d.Recover(wire.At(err, "inputTokens"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.InputTokens = v0
 			}
@@ -7679,7 +8230,10 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "outputTokens")
+					if err := d.Recover(wire.At(err, "outputTokens"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.OutputTokens = v0
 			}
@@ -7690,7 +8244,10 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "thoughtTokens")
+				if err := d.Recover(wire.At(err, "thoughtTokens"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ThoughtTokens = wire.Null[uint64]()
@@ -7699,7 +8256,11 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "thoughtTokens")
+						if err := d.Recover(wire.At(err, "thoughtTokens"), start, 0); err != nil {
+							return err
+						}
+						x.ThoughtTokens = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -7712,7 +8273,10 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cachedReadTokens")
+				if err := d.Recover(wire.At(err, "cachedReadTokens"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.CachedReadTokens = wire.Null[uint64]()
@@ -7721,7 +8285,11 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "cachedReadTokens")
+						if err := d.Recover(wire.At(err, "cachedReadTokens"), start, 0); err != nil {
+							return err
+						}
+						x.CachedReadTokens = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -7734,7 +8302,10 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cachedWriteTokens")
+				if err := d.Recover(wire.At(err, "cachedWriteTokens"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.CachedWriteTokens = wire.Null[uint64]()
@@ -7743,7 +8314,11 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						return wire.At(err, "cachedWriteTokens")
+						if err := d.Recover(wire.At(err, "cachedWriteTokens"), start, 0); err != nil {
+							return err
+						}
+						x.CachedWriteTokens = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -7755,7 +8330,10 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[6] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -7785,7 +8363,7 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "outputTokens")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -7888,7 +8466,10 @@ func (x *RequiresActionStateUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "background")
+				if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Background = wire.Null[[]BackgroundWork]()
@@ -7896,7 +8477,11 @@ func (x *RequiresActionStateUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "background")
+						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+							return err
+						}
+						x.Background = wire.Some(v)
+						continue
 					}
 					s1 := make([]BackgroundWork, 0)
 					for i1 := 0; ; i1++ {
@@ -7911,7 +8496,11 @@ func (x *RequiresActionStateUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "background")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -7927,7 +8516,10 @@ func (x *RequiresActionStateUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -8037,7 +8629,10 @@ func (x *UndeterminedStateUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "background")
+				if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Background = wire.Null[[]BackgroundWork]()
@@ -8045,7 +8640,11 @@ func (x *UndeterminedStateUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "background")
+						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+							return err
+						}
+						x.Background = wire.Some(v)
+						continue
 					}
 					s1 := make([]BackgroundWork, 0)
 					for i1 := 0; ; i1++ {
@@ -8060,7 +8659,11 @@ func (x *UndeterminedStateUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "background")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -8076,7 +8679,10 @@ func (x *UndeterminedStateUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -8186,10 +8792,16 @@ func (x *ToolCallContentChunk) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "sessionUpdate")
+				if err := d.Recover(wire.At(err, "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "tool_call_content_chunk" {
-				return wire.At(wire.ConstError(d.Offset(), "\"tool_call_content_chunk\""), "sessionUpdate")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"tool_call_content_chunk\""), "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "toolCallId":
 			if seen[1] {
@@ -8197,7 +8809,10 @@ func (x *ToolCallContentChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.ToolCallID.DecodeWire(d); err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[2] {
@@ -8207,7 +8822,10 @@ func (x *ToolCallContentChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := v2.DecodeToolCallContent(d)
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -8217,7 +8835,10 @@ func (x *ToolCallContentChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -8247,7 +8868,7 @@ func (x *ToolCallContentChunk) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -8336,10 +8957,16 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "sessionUpdate")
+				if err := d.Recover(wire.At(err, "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "tool_call_update" {
-				return wire.At(wire.ConstError(d.Offset(), "\"tool_call_update\""), "sessionUpdate")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"tool_call_update\""), "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "toolCallId":
 			if seen[1] {
@@ -8347,7 +8974,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.ToolCallID.DecodeWire(d); err != nil {
-				return wire.At(err, "toolCallId")
+				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "name":
 			if seen[2] {
@@ -8356,7 +8986,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "name")
+				if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Name = wire.Null[string]()
@@ -8365,7 +8998,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "name")
+						if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+							return err
+						}
+						x.Name = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -8378,7 +9015,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -8387,7 +9027,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -8400,14 +9044,21 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Kind = wire.Null[v2.ToolKind]()
 			} else {
 				var v v2.ToolKind
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "kind")
+					if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+						return err
+					}
+					x.Kind = wire.Some(v)
+					continue
 				}
 				x.Kind = wire.Some(v)
 			}
@@ -8418,14 +9069,21 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "status")
+				if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Status = wire.Null[v2.ToolCallStatus]()
 			} else {
 				var v v2.ToolCallStatus
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "status")
+					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+						return err
+					}
+					x.Status = wire.Some(v)
+					continue
 				}
 				x.Status = wire.Some(v)
 			}
@@ -8436,7 +9094,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "content")
+				if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Content = wire.Null[[]v2.ToolCallContent]()
@@ -8444,7 +9105,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []v2.ToolCallContent
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "content")
+						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+							return err
+						}
+						x.Content = wire.Some(v)
+						continue
 					}
 					s1 := make([]v2.ToolCallContent, 0)
 					for i1 := 0; ; i1++ {
@@ -8459,7 +9124,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := v2.DecodeToolCallContent(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "content")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -8476,7 +9145,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[7] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "locations")
+				if err := d.Recover(wire.At(err, "locations"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Locations = wire.Null[[]v2.ToolCallLocation]()
@@ -8484,7 +9156,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []v2.ToolCallLocation
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "locations")
+						if err := d.Recover(wire.At(err, "locations"), start, 0); err != nil {
+							return err
+						}
+						x.Locations = wire.Some(v)
+						continue
 					}
 					s1 := make([]v2.ToolCallLocation, 0)
 					for i1 := 0; ; i1++ {
@@ -8497,7 +9173,11 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 						}
 						var e1 v2.ToolCallLocation
 						if err := e1.DecodeWire(d); err != nil {
-							return wire.At(wire.AtIndex(err, i1), "locations")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "locations"), start, 1); err != nil {
+								return err
+							}
+							s1 = append(s1, e1)
+							continue
 						}
 						s1 = append(s1, e1)
 					}
@@ -8513,7 +9193,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "rawInput")
+					if err := d.Recover(wire.At(err, "rawInput"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RawInput = v0
 			}
@@ -8525,7 +9208,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "rawOutput")
+					if err := d.Recover(wire.At(err, "rawOutput"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.RawOutput = v0
 			}
@@ -8536,14 +9222,21 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[10] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "capabilities")
+				if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Capabilities = wire.Null[v2.ToolCallCapabilities]()
 			} else {
 				var v v2.ToolCallCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "capabilities")
+					if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+						return err
+					}
+					x.Capabilities = wire.Some(v)
+					continue
 				}
 				x.Capabilities = wire.Some(v)
 			}
@@ -8553,7 +9246,10 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[11] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -8580,7 +9276,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "toolCallId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -8759,10 +9455,16 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "sessionUpdate")
+				if err := d.Recover(wire.At(err, "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "terminal_update" {
-				return wire.At(wire.ConstError(d.Offset(), "\"terminal_update\""), "sessionUpdate")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"terminal_update\""), "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "terminalId":
 			if seen[1] {
@@ -8770,7 +9472,10 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
+				if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "command":
 			if seen[2] {
@@ -8779,7 +9484,10 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "command")
+				if err := d.Recover(wire.At(err, "command"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Command = wire.Null[string]()
@@ -8788,7 +9496,11 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "command")
+						if err := d.Recover(wire.At(err, "command"), start, 0); err != nil {
+							return err
+						}
+						x.Command = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -8801,14 +9513,21 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cwd")
+				if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cwd = wire.Null[v2.AbsolutePath]()
 			} else {
 				var v v2.AbsolutePath
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "cwd")
+					if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+						return err
+					}
+					x.Cwd = wire.Some(v)
+					continue
 				}
 				x.Cwd = wire.Some(v)
 			}
@@ -8819,14 +9538,21 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "output")
+				if err := d.Recover(wire.At(err, "output"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Output = wire.Null[v2.TerminalOutput]()
 			} else {
 				var v v2.TerminalOutput
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "output")
+					if err := d.Recover(wire.At(err, "output"), start, 0); err != nil {
+						return err
+					}
+					x.Output = wire.Some(v)
+					continue
 				}
 				x.Output = wire.Some(v)
 			}
@@ -8837,14 +9563,21 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "exitStatus")
+				if err := d.Recover(wire.At(err, "exitStatus"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ExitStatus = wire.Null[v2.TerminalExitStatus]()
 			} else {
 				var v v2.TerminalExitStatus
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "exitStatus")
+					if err := d.Recover(wire.At(err, "exitStatus"), start, 0); err != nil {
+						return err
+					}
+					x.ExitStatus = wire.Some(v)
+					continue
 				}
 				x.ExitStatus = wire.Some(v)
 			}
@@ -8855,14 +9588,21 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "size")
+				if err := d.Recover(wire.At(err, "size"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Size = wire.Null[v2.TerminalSize]()
 			} else {
 				var v v2.TerminalSize
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "size")
+					if err := d.Recover(wire.At(err, "size"), start, 0); err != nil {
+						return err
+					}
+					x.Size = wire.Some(v)
+					continue
 				}
 				x.Size = wire.Some(v)
 			}
@@ -8873,14 +9613,21 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[7] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "capabilities")
+				if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Capabilities = wire.Null[v2.TerminalCapabilities]()
 			} else {
 				var v v2.TerminalCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "capabilities")
+					if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+						return err
+					}
+					x.Capabilities = wire.Some(v)
+					continue
 				}
 				x.Capabilities = wire.Some(v)
 			}
@@ -8890,7 +9637,10 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[8] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -8917,7 +9667,7 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "terminalId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9066,10 +9816,16 @@ func (x *TerminalOutputChunk) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "sessionUpdate")
+				if err := d.Recover(wire.At(err, "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "terminal_output_chunk" {
-				return wire.At(wire.ConstError(d.Offset(), "\"terminal_output_chunk\""), "sessionUpdate")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"terminal_output_chunk\""), "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "terminalId":
 			if seen[1] {
@@ -9077,7 +9833,10 @@ func (x *TerminalOutputChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
+				if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "data":
 			if seen[2] {
@@ -9087,7 +9846,10 @@ func (x *TerminalOutputChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "data")
+					if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Data = v0
 			}
@@ -9097,7 +9859,10 @@ func (x *TerminalOutputChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -9127,7 +9892,7 @@ func (x *TerminalOutputChunk) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "data")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9211,7 +9976,10 @@ func (x *PlanUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodePlanUpdateContent(d)
 				if err != nil {
-					return wire.At(err, "plan")
+					if err := d.Recover(wire.At(err, "plan"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Plan = v0
 			}
@@ -9221,7 +9989,10 @@ func (x *PlanUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -9245,7 +10016,7 @@ func (x *PlanUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "plan")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9480,10 +10251,16 @@ func (x *PlanItems) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "items" {
-				return wire.At(wire.ConstError(d.Offset(), "\"items\""), "type")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"items\""), "type"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "planId":
 			if seen[1] {
@@ -9491,7 +10268,10 @@ func (x *PlanItems) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.PlanID.DecodeWire(d); err != nil {
-				return wire.At(err, "planId")
+				if err := d.Recover(wire.At(err, "planId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "entries":
 			if seen[2] {
@@ -9500,7 +10280,10 @@ func (x *PlanItems) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "entries")
+					if err := d.Recover(wire.At(err, "entries"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]v2.PlanEntry, 0)
 				for i0 := 0; ; i0++ {
@@ -9513,7 +10296,11 @@ func (x *PlanItems) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 v2.PlanEntry
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "entries")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "entries"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -9525,7 +10312,10 @@ func (x *PlanItems) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -9555,7 +10345,7 @@ func (x *PlanItems) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "entries")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9648,7 +10438,10 @@ func (x *PlanFile) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.PlanID.DecodeWire(d); err != nil {
-				return wire.At(err, "planId")
+				if err := d.Recover(wire.At(err, "planId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "uri":
 			if seen[1] {
@@ -9658,7 +10451,10 @@ func (x *PlanFile) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "uri")
+					if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.URI = v0
 			}
@@ -9668,7 +10464,10 @@ func (x *PlanFile) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -9695,7 +10494,7 @@ func (x *PlanFile) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "uri")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9775,7 +10574,10 @@ func (x *PlanMarkdown) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.PlanID.DecodeWire(d); err != nil {
-				return wire.At(err, "planId")
+				if err := d.Recover(wire.At(err, "planId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[1] {
@@ -9785,7 +10587,10 @@ func (x *PlanMarkdown) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -9795,7 +10600,10 @@ func (x *PlanMarkdown) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -9822,7 +10630,7 @@ func (x *PlanMarkdown) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -9902,7 +10710,10 @@ func (x *otherPlanUpdateContent) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "type")
+					if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Type = v0
 			}
@@ -9912,7 +10723,10 @@ func (x *otherPlanUpdateContent) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.PlanID.DecodeWire(d); err != nil {
-				return wire.At(err, "planId")
+				if err := d.Recover(wire.At(err, "planId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -9939,7 +10753,7 @@ func (x *otherPlanUpdateContent) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "planId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10019,10 +10833,16 @@ func (x *AvailableCommandsUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "sessionUpdate")
+				if err := d.Recover(wire.At(err, "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "available_commands_update" {
-				return wire.At(wire.ConstError(d.Offset(), "\"available_commands_update\""), "sessionUpdate")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"available_commands_update\""), "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "availableCommands":
 			if seen[1] {
@@ -10031,7 +10851,10 @@ func (x *AvailableCommandsUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "availableCommands")
+					if err := d.Recover(wire.At(err, "availableCommands"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]v2.AvailableCommand, 0)
 				for i0 := 0; ; i0++ {
@@ -10046,7 +10869,11 @@ func (x *AvailableCommandsUpdate) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := v2.DecodeAvailableCommand(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "availableCommands")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "availableCommands"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -10060,7 +10887,10 @@ func (x *AvailableCommandsUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -10087,7 +10917,7 @@ func (x *AvailableCommandsUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "availableCommands")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10175,10 +11005,16 @@ func (x *ConfigOptionUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "sessionUpdate")
+				if err := d.Recover(wire.At(err, "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "config_option_update" {
-				return wire.At(wire.ConstError(d.Offset(), "\"config_option_update\""), "sessionUpdate")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"config_option_update\""), "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "configOptions":
 			if seen[1] {
@@ -10187,7 +11023,10 @@ func (x *ConfigOptionUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "configOptions")
+					if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]v2.SessionConfigOption, 0)
 				for i0 := 0; ; i0++ {
@@ -10202,7 +11041,11 @@ func (x *ConfigOptionUpdate) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := v2.DecodeSessionConfigOption(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "configOptions")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "configOptions"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -10216,7 +11059,10 @@ func (x *ConfigOptionUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -10243,7 +11089,7 @@ func (x *ConfigOptionUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "configOptions")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10331,10 +11177,16 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "sessionUpdate")
+				if err := d.Recover(wire.At(err, "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "session_info_update" {
-				return wire.At(wire.ConstError(d.Offset(), "\"session_info_update\""), "sessionUpdate")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session_info_update\""), "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "title":
 			if seen[1] {
@@ -10343,7 +11195,10 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -10352,7 +11207,11 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10365,7 +11224,10 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "updatedAt")
+				if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.UpdatedAt = wire.Null[string]()
@@ -10374,7 +11236,11 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "updatedAt")
+						if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+							return err
+						}
+						x.UpdatedAt = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10386,7 +11252,10 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -10410,7 +11279,7 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionUpdate")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10501,10 +11370,16 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "sessionUpdate")
+				if err := d.Recover(wire.At(err, "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "usage_update" {
-				return wire.At(wire.ConstError(d.Offset(), "\"usage_update\""), "sessionUpdate")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"usage_update\""), "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "used":
 			if seen[1] {
@@ -10514,7 +11389,10 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "used")
+					if err := d.Recover(wire.At(err, "used"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Used = v0
 			}
@@ -10526,7 +11404,10 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Uint64()
 				if err != nil {
-					return wire.At(err, "size")
+					if err := d.Recover(wire.At(err, "size"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Size = v0
 			}
@@ -10537,14 +11418,21 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cost")
+				if err := d.Recover(wire.At(err, "cost"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cost = wire.Null[v2.Cost]()
 			} else {
 				var v v2.Cost
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "cost")
+					if err := d.Recover(wire.At(err, "cost"), start, 0); err != nil {
+						return err
+					}
+					x.Cost = wire.Some(v)
+					continue
 				}
 				x.Cost = wire.Some(v)
 			}
@@ -10554,7 +11442,10 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -10584,7 +11475,7 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "size")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10675,10 +11566,16 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "sessionUpdate")
+				if err := d.Recover(wire.At(err, "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "notice" {
-				return wire.At(wire.ConstError(d.Offset(), "\"notice\""), "sessionUpdate")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"notice\""), "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "severity":
 			if seen[1] {
@@ -10686,7 +11583,10 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Severity.DecodeWire(d); err != nil {
-				return wire.At(err, "severity")
+				if err := d.Recover(wire.At(err, "severity"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "title":
 			if seen[2] {
@@ -10696,7 +11596,10 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "title")
+					if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Title = v0
 			}
@@ -10707,7 +11610,10 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -10716,7 +11622,11 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10728,7 +11638,10 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -10758,7 +11671,7 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "title")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -10855,10 +11768,16 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "sessionUpdate")
+				if err := d.Recover(wire.At(err, "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "compaction_update" {
-				return wire.At(wire.ConstError(d.Offset(), "\"compaction_update\""), "sessionUpdate")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"compaction_update\""), "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "compactionId":
 			if seen[1] {
@@ -10866,7 +11785,10 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.CompactionID.DecodeWire(d); err != nil {
-				return wire.At(err, "compactionId")
+				if err := d.Recover(wire.At(err, "compactionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "status":
 			if seen[2] {
@@ -10874,7 +11796,10 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Status.DecodeWire(d); err != nil {
-				return wire.At(err, "status")
+				if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "summary":
 			if seen[3] {
@@ -10883,7 +11808,10 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "summary")
+				if err := d.Recover(wire.At(err, "summary"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Summary = wire.Null[[]v2.ContentBlock]()
@@ -10891,7 +11819,11 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []v2.ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "summary")
+						if err := d.Recover(wire.At(err, "summary"), start, 0); err != nil {
+							return err
+						}
+						x.Summary = wire.Some(v)
+						continue
 					}
 					s1 := make([]v2.ContentBlock, 0)
 					for i1 := 0; ; i1++ {
@@ -10906,7 +11838,11 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := v2.DecodeContentBlock(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "summary")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "summary"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -10923,7 +11859,10 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "error")
+				if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Error = wire.Null[string]()
@@ -10932,7 +11871,11 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "error")
+						if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+							return err
+						}
+						x.Error = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -10944,7 +11887,10 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -10974,7 +11920,7 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "status")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -11088,10 +12034,16 @@ func (x *CompactionSummaryChunk) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			v, err := d.String()
 			if err != nil {
-				return wire.At(err, "sessionUpdate")
+				if err := d.Recover(wire.At(err, "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if v != "compaction_summary_chunk" {
-				return wire.At(wire.ConstError(d.Offset(), "\"compaction_summary_chunk\""), "sessionUpdate")
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"compaction_summary_chunk\""), "sessionUpdate"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "compactionId":
 			if seen[1] {
@@ -11099,7 +12051,10 @@ func (x *CompactionSummaryChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.CompactionID.DecodeWire(d); err != nil {
-				return wire.At(err, "compactionId")
+				if err := d.Recover(wire.At(err, "compactionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[2] {
@@ -11109,7 +12064,10 @@ func (x *CompactionSummaryChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := v2.DecodeContentBlock(d)
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -11119,7 +12077,10 @@ func (x *CompactionSummaryChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -11149,7 +12110,7 @@ func (x *CompactionSummaryChunk) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -11237,7 +12198,10 @@ func (x *PlanRemoved) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.PlanID.DecodeWire(d); err != nil {
-				return wire.At(err, "planId")
+				if err := d.Recover(wire.At(err, "planId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -11245,7 +12209,10 @@ func (x *PlanRemoved) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -11269,7 +12236,7 @@ func (x *PlanRemoved) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "planId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -11347,7 +12314,10 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "title":
 			if seen[1] {
@@ -11356,7 +12326,10 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "title")
+				if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Title = wire.Null[string]()
@@ -11365,7 +12338,11 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "title")
+						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+							return err
+						}
+						x.Title = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11378,7 +12355,10 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "description")
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Description = wire.Null[string]()
@@ -11387,7 +12367,11 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						return wire.At(err, "description")
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11400,14 +12384,21 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "capabilities")
+				if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Capabilities = wire.Null[SubagentSessionCapabilities]()
 			} else {
 				var v SubagentSessionCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "capabilities")
+					if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+						return err
+					}
+					x.Capabilities = wire.Some(v)
+					continue
 				}
 				x.Capabilities = wire.Some(v)
 			}
@@ -11418,7 +12409,10 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "state")
+				if err := d.Recover(wire.At(err, "state"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.State = wire.Null[StateUpdate]()
@@ -11427,7 +12421,11 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeStateUpdate(d)
 					if err != nil {
-						return wire.At(err, "state")
+						if err := d.Recover(wire.At(err, "state"), start, 0); err != nil {
+							return err
+						}
+						x.State = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -11440,14 +12438,21 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cwd")
+				if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cwd = wire.Null[v2.AbsolutePath]()
 			} else {
 				var v v2.AbsolutePath
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "cwd")
+					if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+						return err
+					}
+					x.Cwd = wire.Some(v)
+					continue
 				}
 				x.Cwd = wire.Some(v)
 			}
@@ -11458,7 +12463,10 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			seen[6] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "additionalDirectories")
+				if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.AdditionalDirectories = wire.Null[[]v2.AbsolutePath]()
@@ -11466,7 +12474,11 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []v2.AbsolutePath
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "additionalDirectories")
+						if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+							return err
+						}
+						x.AdditionalDirectories = wire.Some(v)
+						continue
 					}
 					s1 := make([]v2.AbsolutePath, 0)
 					for i1 := 0; ; i1++ {
@@ -11479,7 +12491,11 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 						}
 						var e1 v2.AbsolutePath
 						if err := e1.DecodeWire(d); err != nil {
-							return wire.At(wire.AtIndex(err, i1), "additionalDirectories")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "additionalDirectories"), start, 1); err != nil {
+								return err
+							}
+							s1 = append(s1, e1)
+							continue
 						}
 						s1 = append(s1, e1)
 					}
@@ -11493,7 +12509,10 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[7] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -11517,7 +12536,7 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -11665,14 +12684,21 @@ func (x *SubagentSessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cancel")
+				if err := d.Recover(wire.At(err, "cancel"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cancel = wire.Null[SessionCancelCapabilities]()
 			} else {
 				var v SessionCancelCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "cancel")
+					if err := d.Recover(wire.At(err, "cancel"), start, 0); err != nil {
+						return err
+					}
+					x.Cancel = wire.Some(v)
+					continue
 				}
 				x.Cancel = wire.Some(v)
 			}
@@ -11682,7 +12708,10 @@ func (x *SubagentSessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -11782,7 +12811,10 @@ func (x *SessionCancelCapabilities) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -11872,7 +12904,10 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.MessageID.DecodeWire(d); err != nil {
-				return wire.At(err, "messageId")
+				if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "senderSessionId":
 			if seen[1] {
@@ -11881,14 +12916,21 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "senderSessionId")
+				if err := d.Recover(wire.At(err, "senderSessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.SenderSessionID = wire.Null[v2.SessionID]()
 			} else {
 				var v v2.SessionID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "senderSessionId")
+					if err := d.Recover(wire.At(err, "senderSessionId"), start, 0); err != nil {
+						return err
+					}
+					x.SenderSessionID = wire.Some(v)
+					continue
 				}
 				x.SenderSessionID = wire.Some(v)
 			}
@@ -11899,14 +12941,21 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "recipientSessionId")
+				if err := d.Recover(wire.At(err, "recipientSessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.RecipientSessionID = wire.Null[v2.SessionID]()
 			} else {
 				var v v2.SessionID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "recipientSessionId")
+					if err := d.Recover(wire.At(err, "recipientSessionId"), start, 0); err != nil {
+						return err
+					}
+					x.RecipientSessionID = wire.Some(v)
+					continue
 				}
 				x.RecipientSessionID = wire.Some(v)
 			}
@@ -11917,14 +12966,21 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "senderMessageId")
+				if err := d.Recover(wire.At(err, "senderMessageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.SenderMessageID = wire.Null[v2.MessageID]()
 			} else {
 				var v v2.MessageID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "senderMessageId")
+					if err := d.Recover(wire.At(err, "senderMessageId"), start, 0); err != nil {
+						return err
+					}
+					x.SenderMessageID = wire.Some(v)
+					continue
 				}
 				x.SenderMessageID = wire.Some(v)
 			}
@@ -11935,14 +12991,21 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "recipientMessageId")
+				if err := d.Recover(wire.At(err, "recipientMessageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.RecipientMessageID = wire.Null[v2.MessageID]()
 			} else {
 				var v v2.MessageID
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "recipientMessageId")
+					if err := d.Recover(wire.At(err, "recipientMessageId"), start, 0); err != nil {
+						return err
+					}
+					x.RecipientMessageID = wire.Some(v)
+					continue
 				}
 				x.RecipientMessageID = wire.Some(v)
 			}
@@ -11953,7 +13016,10 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "content")
+				if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Content = wire.Null[[]v2.ContentBlock]()
@@ -11961,7 +13027,11 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 				var v []v2.ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "content")
+						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+							return err
+						}
+						x.Content = wire.Some(v)
+						continue
 					}
 					s1 := make([]v2.ContentBlock, 0)
 					for i1 := 0; ; i1++ {
@@ -11976,7 +13046,11 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := v2.DecodeContentBlock(d)
 							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "content")
+								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+									return err
+								}
+								s1 = append(s1, e1)
+								continue
 							}
 							e1 = v2
 						}
@@ -11992,7 +13066,10 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[6] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -12016,7 +13093,7 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "messageId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12161,7 +13238,10 @@ func (x *SessionMessageChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.MessageID.DecodeWire(d); err != nil {
-				return wire.At(err, "messageId")
+				if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[1] {
@@ -12171,7 +13251,10 @@ func (x *SessionMessageChunk) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := v2.DecodeContentBlock(d)
 				if err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Content = v0
 			}
@@ -12181,7 +13264,10 @@ func (x *SessionMessageChunk) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -12208,7 +13294,7 @@ func (x *SessionMessageChunk) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12332,7 +13418,10 @@ func (x *ProviderInfo) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ProviderID.DecodeWire(d); err != nil {
-				return wire.At(err, "providerId")
+				if err := d.Recover(wire.At(err, "providerId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "supported":
 			if seen[1] {
@@ -12341,7 +13430,10 @@ func (x *ProviderInfo) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "supported")
+					if err := d.Recover(wire.At(err, "supported"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]LlmProtocol, 0)
 				for i0 := 0; ; i0++ {
@@ -12354,7 +13446,11 @@ func (x *ProviderInfo) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 LlmProtocol
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "supported")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "supported"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -12368,7 +13464,10 @@ func (x *ProviderInfo) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Bool()
 				if err != nil {
-					return wire.At(err, "required")
+					if err := d.Recover(wire.At(err, "required"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Required = v0
 			}
@@ -12379,14 +13478,21 @@ func (x *ProviderInfo) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "current")
+				if err := d.Recover(wire.At(err, "current"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Current = wire.Null[ProviderCurrentConfig]()
 			} else {
 				var v ProviderCurrentConfig
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "current")
+					if err := d.Recover(wire.At(err, "current"), start, 0); err != nil {
+						return err
+					}
+					x.Current = wire.Some(v)
+					continue
 				}
 				x.Current = wire.Some(v)
 			}
@@ -12396,7 +13502,10 @@ func (x *ProviderInfo) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -12426,7 +13535,7 @@ func (x *ProviderInfo) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "required")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12579,7 +13688,10 @@ func (x *ProviderCurrentConfig) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.APIType.DecodeWire(d); err != nil {
-				return wire.At(err, "apiType")
+				if err := d.Recover(wire.At(err, "apiType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "baseUrl":
 			if seen[1] {
@@ -12589,7 +13701,10 @@ func (x *ProviderCurrentConfig) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "baseUrl")
+					if err := d.Recover(wire.At(err, "baseUrl"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.BaseURL = v0
 			}
@@ -12599,7 +13714,10 @@ func (x *ProviderCurrentConfig) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -12626,7 +13744,7 @@ func (x *ProviderCurrentConfig) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "baseUrl")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -12704,7 +13822,10 @@ func (x *SystemPrompt) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Mode.DecodeWire(d); err != nil {
-				return wire.At(err, "mode")
+				if err := d.Recover(wire.At(err, "mode"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "content":
 			if seen[1] {
@@ -12713,7 +13834,10 @@ func (x *SystemPrompt) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "content")
+					if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]v2.ContentBlock, 0)
 				for i0 := 0; ; i0++ {
@@ -12728,7 +13852,11 @@ func (x *SystemPrompt) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := v2.DecodeContentBlock(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "content")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "content"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -12742,7 +13870,10 @@ func (x *SystemPrompt) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -12769,7 +13900,7 @@ func (x *SystemPrompt) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "content")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13052,7 +14183,10 @@ func (x *MCPError) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.Int32()
 				if err != nil {
-					return wire.At(err, "code")
+					if err := d.Recover(wire.At(err, "code"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Code = v0
 			}
@@ -13064,7 +14198,10 @@ func (x *MCPError) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "message")
+					if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Message = v0
 			}
@@ -13076,7 +14213,10 @@ func (x *MCPError) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "data")
+					if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Data = v0
 			}
@@ -13105,7 +14245,7 @@ func (x *MCPError) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "message")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13174,7 +14314,10 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ProtocolVersion.DecodeWire(d); err != nil {
-				return wire.At(err, "protocolVersion")
+				if err := d.Recover(wire.At(err, "protocolVersion"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "info":
 			if seen[1] {
@@ -13182,7 +14325,10 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Info.DecodeWire(d); err != nil {
-				return wire.At(err, "info")
+				if err := d.Recover(wire.At(err, "info"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "capabilities":
 			if seen[2] {
@@ -13192,7 +14338,11 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(AgentCapabilities)
 				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "capabilities")
+					if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+						return err
+					}
+					x.Capabilities = v
+					continue
 				}
 				x.Capabilities = v
 			}
@@ -13203,7 +14353,13 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "authMethods")
+					if err := d.Recover(wire.At(err, "authMethods"), start, 0); err != nil {
+						return err
+					}
+					if x.AuthMethods == nil {
+						x.AuthMethods = []v2.AuthMethod{}
+					}
+					continue
 				}
 				s0 := make([]v2.AuthMethod, 0)
 				for i0 := 0; ; i0++ {
@@ -13218,7 +14374,11 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := v2.DecodeAuthMethod(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "authMethods")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "authMethods"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -13232,7 +14392,10 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -13259,7 +14422,7 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "info")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13364,7 +14527,10 @@ func (x *MessageMCPNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ServerID.DecodeWire(d); err != nil {
-				return wire.At(err, "serverId")
+				if err := d.Recover(wire.At(err, "serverId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "requestId":
 			if seen[1] {
@@ -13372,7 +14538,10 @@ func (x *MessageMCPNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.RequestID.DecodeWire(d); err != nil {
-				return wire.At(err, "requestId")
+				if err := d.Recover(wire.At(err, "requestId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "method":
 			if seen[2] {
@@ -13382,7 +14551,10 @@ func (x *MessageMCPNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -13394,7 +14566,10 @@ func (x *MessageMCPNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Params = v0
 			}
@@ -13404,7 +14579,10 @@ func (x *MessageMCPNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -13434,7 +14612,7 @@ func (x *MessageMCPNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13520,7 +14698,10 @@ func (x *MessageMCPRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ServerID.DecodeWire(d); err != nil {
-				return wire.At(err, "serverId")
+				if err := d.Recover(wire.At(err, "serverId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "requestId":
 			if seen[1] {
@@ -13528,7 +14709,10 @@ func (x *MessageMCPRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.RequestID.DecodeWire(d); err != nil {
-				return wire.At(err, "requestId")
+				if err := d.Recover(wire.At(err, "requestId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "method":
 			if seen[2] {
@@ -13538,7 +14722,10 @@ func (x *MessageMCPRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -13550,7 +14737,10 @@ func (x *MessageMCPRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Params = v0
 			}
@@ -13560,7 +14750,10 @@ func (x *MessageMCPRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -13590,7 +14783,7 @@ func (x *MessageMCPRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13837,7 +15030,10 @@ func (x *MessageMCPResult) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "result")
+					if err := d.Recover(wire.At(err, "result"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Result = v0
 			}
@@ -13847,7 +15043,10 @@ func (x *MessageMCPResult) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -13871,7 +15070,7 @@ func (x *MessageMCPResult) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "result")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -13945,7 +15144,10 @@ func (x *MessageMCPError) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Error.DecodeWire(d); err != nil {
-				return wire.At(err, "error")
+				if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -13953,7 +15155,10 @@ func (x *MessageMCPError) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -13977,7 +15182,7 @@ func (x *MessageMCPError) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "error")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -14053,7 +15258,10 @@ func (x *DisableProviderRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ProviderID.DecodeWire(d); err != nil {
-				return wire.At(err, "providerId")
+				if err := d.Recover(wire.At(err, "providerId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -14061,7 +15269,10 @@ func (x *DisableProviderRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -14085,7 +15296,7 @@ func (x *DisableProviderRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "providerId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -14157,7 +15368,10 @@ func (x *DisableProviderResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -14245,7 +15459,10 @@ func (x *ListProvidersRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -14334,7 +15551,10 @@ func (x *ListProvidersResponse) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "providers")
+					if err := d.Recover(wire.At(err, "providers"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]ProviderInfo, 0)
 				for i0 := 0; ; i0++ {
@@ -14347,7 +15567,11 @@ func (x *ListProvidersResponse) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 ProviderInfo
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "providers")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "providers"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -14359,7 +15583,10 @@ func (x *ListProvidersResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -14383,7 +15610,7 @@ func (x *ListProvidersResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "providers")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -14466,7 +15693,10 @@ func (x *SetProviderRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.ProviderID.DecodeWire(d); err != nil {
-				return wire.At(err, "providerId")
+				if err := d.Recover(wire.At(err, "providerId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "apiType":
 			if seen[1] {
@@ -14474,7 +15704,10 @@ func (x *SetProviderRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.APIType.DecodeWire(d); err != nil {
-				return wire.At(err, "apiType")
+				if err := d.Recover(wire.At(err, "apiType"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "baseUrl":
 			if seen[2] {
@@ -14484,7 +15717,10 @@ func (x *SetProviderRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "baseUrl")
+					if err := d.Recover(wire.At(err, "baseUrl"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.BaseURL = v0
 			}
@@ -14495,7 +15731,13 @@ func (x *SetProviderRequest) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginObject(); err != nil {
-					return wire.At(err, "headers")
+					if err := d.Recover(wire.At(err, "headers"), start, 0); err != nil {
+						return err
+					}
+					if x.Headers == nil {
+						x.Headers = map[string]string{}
+					}
+					continue
 				}
 				m0 := make(map[string]string)
 				for {
@@ -14514,7 +15756,11 @@ func (x *SetProviderRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := d.String()
 						if err != nil {
-							return wire.At(wire.At(err, k0), "headers")
+							if err := d.Recover(wire.At(wire.At(err, k0), "headers"), start, 1); err != nil {
+								return err
+							}
+							m0[k0] = e0
+							continue
 						}
 						e0 = v1
 					}
@@ -14528,7 +15774,10 @@ func (x *SetProviderRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -14558,7 +15807,7 @@ func (x *SetProviderRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "baseUrl")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -14648,7 +15897,10 @@ func (x *SetProviderResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -14738,7 +15990,10 @@ func (x *ProxySuccessorNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -14750,7 +16005,10 @@ func (x *ProxySuccessorNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Params = v0
 			}
@@ -14760,7 +16018,10 @@ func (x *ProxySuccessorNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -14784,7 +16045,7 @@ func (x *ProxySuccessorNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -14862,7 +16123,10 @@ func (x *ProxySuccessorRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "method")
+					if err := d.Recover(wire.At(err, "method"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Method = v0
 			}
@@ -14874,7 +16138,10 @@ func (x *ProxySuccessorRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
-					return wire.At(err, "params")
+					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Params = v0
 			}
@@ -14884,7 +16151,10 @@ func (x *ProxySuccessorRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -14908,7 +16178,7 @@ func (x *ProxySuccessorRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -15024,7 +16294,10 @@ func (x *ArchiveSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -15032,7 +16305,10 @@ func (x *ArchiveSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -15056,7 +16332,7 @@ func (x *ArchiveSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -15132,7 +16408,10 @@ func (x *ArchiveSessionResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -15220,7 +16499,10 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "cwd":
 			if seen[1] {
@@ -15228,7 +16510,10 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Cwd.DecodeWire(d); err != nil {
-				return wire.At(err, "cwd")
+				if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "additionalDirectories":
 			if seen[2] {
@@ -15237,7 +16522,13 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "additionalDirectories")
+					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						return err
+					}
+					if x.AdditionalDirectories == nil {
+						x.AdditionalDirectories = []v2.AbsolutePath{}
+					}
+					continue
 				}
 				s0 := make([]v2.AbsolutePath, 0)
 				for i0 := 0; ; i0++ {
@@ -15250,7 +16541,11 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 v2.AbsolutePath
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "additionalDirectories"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -15263,7 +16558,13 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "mcpServers")
+					if err := d.Recover(wire.At(err, "mcpServers"), start, 0); err != nil {
+						return err
+					}
+					if x.MCPServers == nil {
+						x.MCPServers = []MCPServer{}
+					}
+					continue
 				}
 				s0 := make([]MCPServer, 0)
 				for i0 := 0; ; i0++ {
@@ -15278,7 +16579,11 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeMCPServer(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "mcpServers")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "mcpServers"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -15293,14 +16598,21 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "systemPrompt")
+				if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.SystemPrompt = wire.Null[SystemPrompt]()
 			} else {
 				var v SystemPrompt
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "systemPrompt")
+					if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+						return err
+					}
+					x.SystemPrompt = wire.Some(v)
+					continue
 				}
 				x.SystemPrompt = wire.Some(v)
 			}
@@ -15310,7 +16622,10 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -15337,7 +16652,7 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "cwd")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -15461,7 +16776,10 @@ func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "configOptions":
 			if seen[1] {
@@ -15470,7 +16788,13 @@ func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "configOptions")
+					if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+						return err
+					}
+					if x.ConfigOptions == nil {
+						x.ConfigOptions = []v2.SessionConfigOption{}
+					}
+					continue
 				}
 				s0 := make([]v2.SessionConfigOption, 0)
 				for i0 := 0; ; i0++ {
@@ -15485,7 +16809,11 @@ func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := v2.DecodeSessionConfigOption(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "configOptions")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "configOptions"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -15500,7 +16828,13 @@ func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "availableCommands")
+					if err := d.Recover(wire.At(err, "availableCommands"), start, 0); err != nil {
+						return err
+					}
+					if x.AvailableCommands == nil {
+						x.AvailableCommands = []v2.AvailableCommand{}
+					}
+					continue
 				}
 				s0 := make([]v2.AvailableCommand, 0)
 				for i0 := 0; ; i0++ {
@@ -15515,7 +16849,11 @@ func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := v2.DecodeAvailableCommand(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "availableCommands")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "availableCommands"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -15529,7 +16867,10 @@ func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -15553,7 +16894,7 @@ func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -15660,14 +17001,21 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cwd")
+				if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cwd = wire.Null[v2.AbsolutePath]()
 			} else {
 				var v v2.AbsolutePath
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "cwd")
+					if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+						return err
+					}
+					x.Cwd = wire.Some(v)
+					continue
 				}
 				x.Cwd = wire.Some(v)
 			}
@@ -15678,14 +17026,21 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "cursor")
+				if err := d.Recover(wire.At(err, "cursor"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Cursor = wire.Null[v2.SessionListCursor]()
 			} else {
 				var v v2.SessionListCursor
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "cursor")
+					if err := d.Recover(wire.At(err, "cursor"), start, 0); err != nil {
+						return err
+					}
+					x.Cursor = wire.Some(v)
+					continue
 				}
 				x.Cursor = wire.Some(v)
 			}
@@ -15696,14 +17051,21 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "archived")
+				if err := d.Recover(wire.At(err, "archived"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.Archived = wire.Null[SessionArchiveFilter]()
 			} else {
 				var v SessionArchiveFilter
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "archived")
+					if err := d.Recover(wire.At(err, "archived"), start, 0); err != nil {
+						return err
+					}
+					x.Archived = wire.Some(v)
+					continue
 				}
 				x.Archived = wire.Some(v)
 			}
@@ -15713,7 +17075,10 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -15838,7 +17203,10 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 			seen[0] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "sessions")
+					if err := d.Recover(wire.At(err, "sessions"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				s0 := make([]SessionInfo, 0)
 				for i0 := 0; ; i0++ {
@@ -15851,7 +17219,11 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 SessionInfo
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "sessions")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "sessions"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -15864,14 +17236,21 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "nextCursor")
+				if err := d.Recover(wire.At(err, "nextCursor"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.NextCursor = wire.Null[v2.SessionListCursor]()
 			} else {
 				var v v2.SessionListCursor
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "nextCursor")
+					if err := d.Recover(wire.At(err, "nextCursor"), start, 0); err != nil {
+						return err
+					}
+					x.NextCursor = wire.Some(v)
+					continue
 				}
 				x.NextCursor = wire.Some(v)
 			}
@@ -15881,7 +17260,10 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -15905,7 +17287,7 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessions")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16000,7 +17382,10 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Cwd.DecodeWire(d); err != nil {
-				return wire.At(err, "cwd")
+				if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "additionalDirectories":
 			if seen[1] {
@@ -16009,7 +17394,13 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "additionalDirectories")
+					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						return err
+					}
+					if x.AdditionalDirectories == nil {
+						x.AdditionalDirectories = []v2.AbsolutePath{}
+					}
+					continue
 				}
 				s0 := make([]v2.AbsolutePath, 0)
 				for i0 := 0; ; i0++ {
@@ -16022,7 +17413,11 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 v2.AbsolutePath
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "additionalDirectories"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -16035,7 +17430,13 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "mcpServers")
+					if err := d.Recover(wire.At(err, "mcpServers"), start, 0); err != nil {
+						return err
+					}
+					if x.MCPServers == nil {
+						x.MCPServers = []MCPServer{}
+					}
+					continue
 				}
 				s0 := make([]MCPServer, 0)
 				for i0 := 0; ; i0++ {
@@ -16050,7 +17451,11 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeMCPServer(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "mcpServers")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "mcpServers"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -16065,14 +17470,21 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "systemPrompt")
+				if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.SystemPrompt = wire.Null[SystemPrompt]()
 			} else {
 				var v SystemPrompt
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "systemPrompt")
+					if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+						return err
+					}
+					x.SystemPrompt = wire.Some(v)
+					continue
 				}
 				x.SystemPrompt = wire.Some(v)
 			}
@@ -16082,7 +17494,10 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -16106,7 +17521,7 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "cwd")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16224,7 +17639,10 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "cwd":
 			if seen[1] {
@@ -16232,7 +17650,10 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Cwd.DecodeWire(d); err != nil {
-				return wire.At(err, "cwd")
+				if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "additionalDirectories":
 			if seen[2] {
@@ -16241,7 +17662,13 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[2] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "additionalDirectories")
+					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						return err
+					}
+					if x.AdditionalDirectories == nil {
+						x.AdditionalDirectories = []v2.AbsolutePath{}
+					}
+					continue
 				}
 				s0 := make([]v2.AbsolutePath, 0)
 				for i0 := 0; ; i0++ {
@@ -16254,7 +17681,11 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 					}
 					var e0 v2.AbsolutePath
 					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "additionalDirectories"), start, 1); err != nil {
+							return err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					s0 = append(s0, e0)
 				}
@@ -16267,7 +17698,13 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[3] = true
 			{
 				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "mcpServers")
+					if err := d.Recover(wire.At(err, "mcpServers"), start, 0); err != nil {
+						return err
+					}
+					if x.MCPServers == nil {
+						x.MCPServers = []MCPServer{}
+					}
+					continue
 				}
 				s0 := make([]MCPServer, 0)
 				for i0 := 0; ; i0++ {
@@ -16282,7 +17719,11 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 					{
 						v1, err := DecodeMCPServer(d)
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "mcpServers")
+							if err := d.Recover(wire.At(wire.AtIndex(err, i0), "mcpServers"), start, 1); err != nil {
+								return err
+							}
+							s0 = append(s0, e0)
+							continue
 						}
 						e0 = v1
 					}
@@ -16297,7 +17738,10 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "replayFrom")
+				if err := d.Recover(wire.At(err, "replayFrom"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.ReplayFrom = wire.Null[v2.ReplayFrom]()
@@ -16306,7 +17750,11 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := v2.DecodeReplayFrom(d)
 					if err != nil {
-						return wire.At(err, "replayFrom")
+						if err := d.Recover(wire.At(err, "replayFrom"), start, 0); err != nil {
+							return err
+						}
+						x.ReplayFrom = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -16319,14 +17767,21 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			seen[5] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "systemPrompt")
+				if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.SystemPrompt = wire.Null[SystemPrompt]()
 			} else {
 				var v SystemPrompt
 				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "systemPrompt")
+					if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+						return err
+					}
+					x.SystemPrompt = wire.Some(v)
+					continue
 				}
 				x.SystemPrompt = wire.Some(v)
 			}
@@ -16336,7 +17791,10 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[6] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -16363,7 +17821,7 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "cwd")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16499,7 +17957,10 @@ func (x *SetSessionTitleRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "title":
 			if seen[1] {
@@ -16509,7 +17970,10 @@ func (x *SetSessionTitleRequest) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "title")
+					if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Title = v0
 			}
@@ -16519,7 +17983,10 @@ func (x *SetSessionTitleRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -16546,7 +18013,7 @@ func (x *SetSessionTitleRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "title")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16626,7 +18093,10 @@ func (x *SetSessionTitleResponse) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := d.String()
 				if err != nil {
-					return wire.At(err, "title")
+					if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Title = v0
 			}
@@ -16636,7 +18106,10 @@ func (x *SetSessionTitleResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -16660,7 +18133,7 @@ func (x *SetSessionTitleResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "title")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16732,7 +18205,10 @@ func (x *SessionStatusRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -16740,7 +18216,10 @@ func (x *SessionStatusRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -16764,7 +18243,7 @@ func (x *SessionStatusRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16840,7 +18319,10 @@ func (x *SessionStatusResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Status.DecodeWire(d); err != nil {
-				return wire.At(err, "status")
+				if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "state":
 			if seen[1] {
@@ -16849,7 +18331,10 @@ func (x *SessionStatusResponse) DecodeWire(d *wire.Decoder) error {
 			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
-				return wire.At(err, "state")
+				if err := d.Recover(wire.At(err, "state"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 			if isNull {
 				x.State = wire.Null[StateUpdate]()
@@ -16858,7 +18343,11 @@ func (x *SessionStatusResponse) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeStateUpdate(d)
 					if err != nil {
-						return wire.At(err, "state")
+						if err := d.Recover(wire.At(err, "state"), start, 0); err != nil {
+							return err
+						}
+						x.State = wire.Some(v)
+						continue
 					}
 					v = v1
 				}
@@ -16870,7 +18359,10 @@ func (x *SessionStatusResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -16894,7 +18386,7 @@ func (x *SessionStatusResponse) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "status")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -16982,7 +18474,10 @@ func (x *UnarchiveSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "_meta":
 			if seen[1] {
@@ -16990,7 +18485,10 @@ func (x *UnarchiveSessionRequest) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -17014,7 +18512,7 @@ func (x *UnarchiveSessionRequest) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
@@ -17090,7 +18588,10 @@ func (x *UnarchiveSessionResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -17178,7 +18679,10 @@ func (x *UpdateSessionNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		case "update":
 			if seen[1] {
@@ -17188,7 +18692,10 @@ func (x *UpdateSessionNotification) DecodeWire(d *wire.Decoder) error {
 			{
 				v0, err := DecodeSessionUpdate(d)
 				if err != nil {
-					return wire.At(err, "update")
+					if err := d.Recover(wire.At(err, "update"), start, 0); err != nil {
+						return err
+					}
+					continue
 				}
 				x.Update = v0
 			}
@@ -17198,7 +18705,10 @@ func (x *UpdateSessionNotification) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
+				if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+					return err
+				}
+				continue
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -17225,7 +18735,7 @@ func (x *UpdateSessionNotification) DecodeWire(d *wire.Decoder) error {
 		missing = append(missing, "update")
 	}
 	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
+		return d.Missing(start, missing...)
 	}
 	return nil
 }
