@@ -19,11 +19,12 @@ import (
 // are the same shape in turn, which is decided once per type, the types
 // it holds first (in time linear in the package). A type on a cycle keeps
 // its own code: its shape would depend on itself. A type whose schema is
-// described is shared only when it is a member's inline schema (vega-lite's
-// `blend: anyOf[Blend, ExprRef]`, repeated for every mark), whose
-// description is the member's and stays on the member: a described
-// definition or union variant is a concept of its own (a session id is not
-// a tool call id, though both are strings), and its name part of the API.
+// described is shared only when it is a member's inline schema or an
+// alternative of one (vega-lite's `angle: anyOf[{type: number,
+// description: …}, ExprRef]`, repeated for every mark), whose description
+// is the member's and stays on the member: a described definition, or an
+// alternative of one, is a concept of its own (a session id is not a tool
+// call id, though both are strings), and its name part of the API.
 // An alias keeps its own doc comment and says which type it is. Members'
 // documentation counts, since the alias shows the members of the type it
 // names. Two variants of one union always stay two types, since the Go
@@ -45,7 +46,7 @@ func shareShapes(p *Package) {
 	cls := map[*Type]int{}
 	var cand []*Type
 	for i, t := range p.Types {
-		if shareable(t) && !inCond[t] && (t.Doc == "" || t.SchemaID == "" && len(t.Unions) == 0) {
+		if shareable(t) && !inCond[t] && (t.Doc == "" || memberOwned(t)) {
 			cand = append(cand, t)
 			cls[t] = 0
 		} else {
@@ -227,6 +228,21 @@ func (s *shapes) classes(cand, order []*Type) map[*Type]*Type {
 		}
 	}
 	return dup
+}
+
+// memberOwned reports whether a type is a member's inline schema, or an
+// alternative of one (a union inline in a member): its description is the
+// member's, not a concept's of its own.
+func memberOwned(t *Type) bool {
+	if t.SchemaID != "" {
+		return false
+	}
+	for _, v := range t.Unions {
+		if v.Union.SchemaID != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // appendVariant adds v to a type's unions unless its union is listed.

@@ -43,6 +43,8 @@ func TestShapesShared(t *testing.T) {
 			{"type":"object","properties":{"kind":{"type":"string","not":{"enum":["a"]}},"ts":{"type":"string"}},"required":["kind","ts"]}]},
 		"AMark":{"type":"object","properties":{"blend":{"description":"How A blends.","anyOf":[{"type":"string","enum":["x","y"]},{"type":"object","properties":{"expr":{"type":"string"}},"required":["expr"]}]}}},
 		"BMark":{"type":"object","description":"B, unlike A.","properties":{"blend":{"description":"How B blends.","anyOf":[{"type":"string","enum":["x","y"]},{"type":"object","properties":{"expr":{"type":"string"}},"required":["expr"]}]}}},
+		"AAngle":{"type":"object","properties":{"angle":{"anyOf":[{"type":"number","description":"The angle of A."},{"type":"object","properties":{"expr":{"type":"string"}},"required":["expr"]}]}}},
+		"BAngle":{"type":"object","properties":{"angle":{"anyOf":[{"type":"number","description":"The angle of A."},{"type":"object","properties":{"expr":{"type":"string"}},"required":["expr"]}]}}},
 		"AVariantDoc":{"anyOf":[{"type":"integer","description":"A count."},{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}]},
 		"BVariantDoc":{"anyOf":[{"type":"integer","description":"A count."},{"type":"object","properties":{"b":{"type":"string"}},"required":["b"]}]},
 		"Shape":{"oneOf":[
@@ -53,6 +55,7 @@ func TestShapesShared(t *testing.T) {
 		{"BRule", "ARule"},
 		{"BHolder", "AHolder"},       // holding a type on a cycle
 		{"BMarkBlend", "AMarkBlend"}, // a member's inline schema, described
+		{"BAngle", "AAngle"},         // a member's inline union, its alternatives described
 	} {
 		if got := aliasOf(t, p, c.name); got == nil || got.Name != c.same {
 			t.Errorf("%s: an alias of %v, want of %s", c.name, got, c.same)
