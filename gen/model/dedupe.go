@@ -149,11 +149,11 @@ func shareShapes(p *Package) {
 		t.Kind, t.Under = Alias, &Ref{Kind: NamedRef, Type: r}
 		t.Struct, t.Union, t.Enum, t.RawUnion, t.OwnTag, t.Check = nil, nil, nil, nil, nil, Constraints{}
 		t.Unchecked, t.Unions = nil, nil
-		same := t.Name + " is " + r.Name + ": their schemas ask the same of a value."
+		note := t.Name + " is " + r.Name + ": their schemas ask the same of a value."
 		if t.Doc != "" {
-			same = "It is " + r.Name + ": their schemas ask the same of a value."
+			note = "It is " + r.Name + ": their schemas ask the same of a value."
 		}
-		t.Doc = strings.TrimSpace(t.Doc + "\n\n" + same)
+		t.Doc = strings.TrimSpace(t.Doc + "\n\n" + note)
 	}
 }
 
