@@ -149,11 +149,13 @@ func shareShapes(p *Package) {
 		t.Kind, t.Under = Alias, &Ref{Kind: NamedRef, Type: r}
 		t.Struct, t.Union, t.Enum, t.RawUnion, t.OwnTag, t.Check = nil, nil, nil, nil, nil, Constraints{}
 		t.Unchecked, t.Unions = nil, nil
-		note := t.Name + " is " + r.Name + ": their schemas ask the same of a value."
-		if t.Doc != "" {
-			note = "It is " + r.Name + ": their schemas ask the same of a value."
+		// The description reads as it would on a type of its own (goDocs
+		// keeps a doc that starts with the name), then says which it is.
+		if t.Doc == "" {
+			t.Doc = t.Name + " is " + r.Name + ": their schemas ask the same of a value."
+		} else {
+			t.Doc = GoDoc(t.Name, t.Doc) + "\n\nIt is " + r.Name + ": their schemas ask the same of a value."
 		}
-		t.Doc = strings.TrimSpace(t.Doc + "\n\n" + note)
 	}
 }
 
