@@ -109,8 +109,7 @@ func (b *builder) pathNames(s *load.Schema) []string {
 // ".../definitions/3.1.0/Reference.json", beside 3.0.0's). It is nil for
 // any other key.
 func urlNames(pointer string) []string {
-	key := pointer[strings.LastIndex(pointer, "/")+1:]
-	key = strings.TrimRight(strings.ReplaceAll(strings.ReplaceAll(key, "~1", "/"), "~0", "~"), "/#")
+	_, key := lastKey(pointer)
 	if !strings.Contains(key, "/") {
 		return nil
 	}
@@ -143,16 +142,22 @@ func urlNames(pointer string) []string {
 // definitions by their $id, "http://asyncapi.com/definitions/2.6.0/info.json"),
 // its last segment without the file's extension (Info).
 func keyName(pointer string) string {
-	key := pointer[strings.LastIndex(pointer, "/")+1:]
-	key = strings.ReplaceAll(strings.ReplaceAll(key, "~1", "/"), "~0", "~")
-	if i := strings.LastIndex(strings.TrimRight(key, "/#"), "/"); i >= 0 {
-		seg := strings.TrimRight(key, "/#")[i+1:]
-		seg = strings.TrimSuffix(strings.TrimSuffix(seg, ".json"), ".schema")
+	key, url := lastKey(pointer)
+	if i := strings.LastIndex(url, "/"); i >= 0 {
+		seg := strings.TrimSuffix(strings.TrimSuffix(url[i+1:], ".json"), ".schema")
 		if n := GoName(seg); n != "" {
 			return n
 		}
 	}
 	return GoName(key)
+}
+
+// lastKey is the last token of a pointer, unescaped, and the same without
+// a trailing slash or fragment mark (a URL's "…/schema#").
+func lastKey(pointer string) (key, url string) {
+	key = pointer[strings.LastIndex(pointer, "/")+1:]
+	key = strings.ReplaceAll(strings.ReplaceAll(key, "~1", "/"), "~0", "~")
+	return key, strings.TrimRight(key, "/#")
 }
 
 // first is the first of names, or else fallback.
