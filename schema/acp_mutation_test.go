@@ -30,24 +30,45 @@ type acpUnionInfo struct {
 }
 
 // acpTyper walks an instance alongside our schema and records, for every
-// location, the constraints that mutations should break.
-type acpTyper struct {
+// location, the constraints that mutations should break. R is how a suite
+// names a location of its schemas; the suite says how one resolves.
+type acpTyper[R acpRef[R]] struct {
 	t    testing.TB
-	set  *acpSchemaSet
 	info map[string]*acpNodeInfo
+	// resolve follows the $ref at a location, if it has one; name is the
+	// type a location defines, or the fallback; node is the schema at a
+	// location; valid reports whether v fits it.
+	resolve func(R) (R, bool)
+	name    func(R, string) string
+	node    func(R) map[string]any
+	valid   func(R, any) bool
 }
 
-func (ty *acpTyper) at(ptr string) *acpNodeInfo {
+// acpRef is a location in a suite's schemas.
+type acpRef[R any] interface {
+	child(tokens ...string) R
+}
+
+// newACPTyper is the typer of the v1 suite's schemas in set.
+func newACPTyper(t testing.TB, set *acpSchemaSet) *acpTyper[acpSchemaRef] {
+	return &acpTyper[acpSchemaRef]{
+		t: t, info: map[string]*acpNodeInfo{},
+		resolve: func(r acpSchemaRef) (acpSchemaRef, bool) { return acpResolveRef(t, r) },
+		name:    func(r acpSchemaRef, fallback string) string { return acpTypeName(t, r, fallback) },
+		node:    func(r acpSchemaRef) map[string]any { return r.node(t) },
+		valid: func(r acpSchemaRef, v any) bool {
+			return set.validate(t, acpURL(r.file)+"#"+r.ptr, v) == nil
+		},
+	}
+}
+
+func (ty *acpTyper[R]) at(ptr string) *acpNodeInfo {
 	if n, ok := ty.info[ptr]; ok {
 		return n
 	}
 	n := &acpNodeInfo{required: map[string]bool{}}
 	ty.info[ptr] = n
 	return n
-}
-
-func (ty *acpTyper) valid(r acpSchemaRef, v any) bool {
-	return ty.set.validate(ty.t, acpURL(r.file)+"#"+r.ptr, v) == nil
 }
 
 var acpDefPtr = regexp.MustCompile(`^/\$defs/([^/]+)$`)
@@ -66,19 +87,19 @@ func acpTypeName(t testing.TB, r acpSchemaRef, fallback string) string {
 	return fallback
 }
 
-func (ty *acpTyper) visit(r acpSchemaRef, name string, inst any, ptr string, depth int) {
+func (ty *acpTyper[R]) visit(r R, name string, inst any, ptr string, depth int) {
 	if depth > 100 {
 		ty.t.Fatalf("schema recursion too deep at %s", ptr)
 	}
 	for {
-		next, ok := acpResolveRef(ty.t, r)
+		next, ok := ty.resolve(r)
 		if !ok {
 			break
 		}
 		r = next
-		name = acpTypeName(ty.t, r, name)
+		name = ty.name(r, name)
 	}
-	m := r.node(ty.t)
+	m := ty.node(r)
 	info := ty.at(ptr)
 	if slices.Contains(acpTypeList(m), "integer") && acpBigInt(inst) != nil {
 		if lo, hi := acpBigInt(m["minimum"]), acpBigInt(m["maximum"]); lo != nil && hi != nil {
@@ -424,7 +445,7 @@ func TestACPMutationsAgreeWithOfficialSchema(t *testing.T) {
 		url := j.ourTypes[in.typ]
 		file, frag, _ := strings.Cut(strings.TrimPrefix(url, acpURL("")), "#")
 		root := acpSchemaRef{file: file, ptr: frag}
-		ty := &acpTyper{t: t, set: j.ours, info: map[string]*acpNodeInfo{}}
+		ty := newACPTyper(t, j.ours)
 		ty.visit(root, acpTypeName(t, root, in.typ), in.value, "", 0)
 		for _, mu := range acpMutations(t, in.value, ty.info) {
 			key := strings.Join([]string{in.typ, acpGeneralize(mu.ptr), mu.kind, mu.detail}, "|")

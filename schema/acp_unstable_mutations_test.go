@@ -15,98 +15,16 @@ import (
 	"github.com/agentproto/agentproto/schema"
 )
 
-// acpUnstableTyper is acpTyper for a suite: it walks an instance alongside
-// our schema and records the constraints that mutations should break.
-type acpUnstableTyper struct {
-	t    testing.TB
-	s    *acpUnstableSuite
-	set  *acpSchemaSet
-	info map[string]*acpNodeInfo
-}
-
-func (ty *acpUnstableTyper) at(ptr string) *acpNodeInfo {
-	if n, ok := ty.info[ptr]; ok {
-		return n
-	}
-	n := &acpNodeInfo{required: map[string]bool{}}
-	ty.info[ptr] = n
-	return n
-}
-
-func (ty *acpUnstableTyper) visit(r acpUnstableRef, name string, inst any, ptr string, depth int) {
-	if depth > 100 {
-		ty.t.Fatalf("schema recursion too deep at %s", ptr)
-	}
-	for {
-		next, ok := ty.s.resolve(ty.t, r)
-		if !ok {
-			break
-		}
-		r = next
-		name = ty.s.typeName(ty.t, r, name)
-	}
-	m := ty.s.node(ty.t, r)
-	info := ty.at(ptr)
-	if slices.Contains(acpTypeList(m), "integer") && acpBigInt(inst) != nil {
-		if lo, hi := acpBigInt(m["minimum"]), acpBigInt(m["maximum"]); lo != nil && hi != nil {
-			info.intLo, info.intHi = lo, hi
-		}
-	}
-	for _, k := range acpStringList(m["required"]) {
-		info.required[k] = true
-	}
-	allOf, _ := m["allOf"].([]any)
-	for i := range allOf {
-		ty.visit(r.child("allOf", fmt.Sprint(i)), name, inst, ptr, depth+1)
-	}
-	for _, kw := range []string{"oneOf", "anyOf"} {
-		alts, _ := m[kw].([]any)
-		if len(alts) == 0 {
-			continue
-		}
-		if alt, ok := acpNullableBranch(m); ok && kw == "anyOf" {
-			if inst != nil {
-				ty.visit(r.child(kw, fmt.Sprint(alt)), name, inst, ptr, depth+1)
-			}
-			continue
-		}
-		if consts, open, ok := acpConstAlternatives(alts); ok {
-			if _, isStr := inst.(string); isStr {
-				info.enum, info.enumName, info.closedEnum = consts, name, !open
-			}
-			continue
-		}
-		if u, ok := acpReadUnion(alts); ok {
-			if _, isObj := inst.(map[string]any); isObj {
-				info.union = &acpUnionInfo{name: name, tag: u.tag, closed: len(u.consts) == len(alts)}
-			}
-		}
-		for i := range alts {
-			c := r.child(kw, fmt.Sprint(i))
-			if ty.set.validate(ty.t, ty.s.url(c.file)+"#"+c.ptr, inst) == nil {
-				ty.visit(c, name, inst, ptr, depth+1)
-				break
-			}
-		}
-	}
-	switch v := inst.(type) {
-	case map[string]any:
-		props, _ := m["properties"].(map[string]any)
-		ap, _ := m["additionalProperties"].(map[string]any)
-		for _, k := range acpSortedKeys(v) {
-			switch {
-			case props[k] != nil:
-				ty.visit(r.child("properties", k), name, v[k], ptr+acpJSONPointer(k), depth+1)
-			case ap != nil:
-				ty.visit(r.child("additionalProperties"), name, v[k], ptr+acpJSONPointer(k), depth+1)
-			}
-		}
-	case []any:
-		if _, ok := m["items"].(map[string]any); ok {
-			for i, e := range v {
-				ty.visit(r.child("items"), name, e, ptr+acpJSONPointer(fmt.Sprint(i)), depth+1)
-			}
-		}
+// typer is the typer of the suite's schemas in set (see acpTyper).
+func (s *acpUnstableSuite) typer(t testing.TB, set *acpSchemaSet) *acpTyper[acpUnstableRef] {
+	return &acpTyper[acpUnstableRef]{
+		t: t, info: map[string]*acpNodeInfo{},
+		resolve: func(r acpUnstableRef) (acpUnstableRef, bool) { return s.resolve(t, r) },
+		name:    func(r acpUnstableRef, fallback string) string { return s.typeName(t, r, fallback) },
+		node:    func(r acpUnstableRef) map[string]any { return s.node(t, r) },
+		valid: func(r acpUnstableRef, v any) bool {
+			return set.validate(t, s.url(r.file)+"#"+r.ptr, v) == nil
+		},
 	}
 }
 
@@ -180,7 +98,7 @@ func (s *acpUnstableSuite) testMutations(t *testing.T) {
 		}
 		file, frag, _ := strings.Cut(strings.TrimPrefix(ourURL, schema.IDPrefix), "#")
 		root := acpUnstableRef{file: file, ptr: frag}
-		ty := &acpUnstableTyper{t: t, s: s, set: j.ours, info: map[string]*acpNodeInfo{}}
+		ty := s.typer(t, j.ours)
 		ty.visit(root, s.typeName(t, root, in.typ), in.value, "", 0)
 		for _, mu := range acpMutations(t, in.value, ty.info) {
 			key := strings.Join([]string{in.typ, acpGeneralize(mu.ptr), mu.kind, mu.detail}, "|")

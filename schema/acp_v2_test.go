@@ -120,7 +120,7 @@ func acpV2TestMutations(t *testing.T, s *acpUnstableSuite) {
 		}
 		file, frag, _ := strings.Cut(strings.TrimPrefix(ourURL, schema.IDPrefix), "#")
 		root := acpUnstableRef{file: file, ptr: frag}
-		ty := &acpUnstableTyper{t: t, s: s, set: j.ours, info: map[string]*acpNodeInfo{}}
+		ty := s.typer(t, j.ours)
 		ty.visit(root, s.typeName(t, root, in.typ), in.value, "", 0)
 		for _, mu := range acpMutations(t, in.value, ty.info) {
 			key := strings.Join([]string{in.typ, acpGeneralize(mu.ptr), mu.kind, mu.detail}, "|")
