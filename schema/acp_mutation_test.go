@@ -372,18 +372,25 @@ func acpGeneralize(ptr string) string {
 	}
 }
 
-// acpTaggedUnions lists the tagged unions our schemas define, by type name,
-// and whether each is closed.
+// acpTaggedUnions lists the tagged unions our schemas define, by type
+// name, and whether each is closed.
 func acpTaggedUnions(t testing.TB) map[string]bool {
+	return acpTaggedUnionsIn(acpSchemaFiles(t), func(file string) any { return acpDocCached(t, file) },
+		func(file, ptr string) string { return acpTypeName(t, acpSchemaRef{file: file, ptr: ptr}, ptr) })
+}
+
+// acpTaggedUnionsIn lists the tagged unions of the schema files, read by
+// doc and named by name, and whether each is closed.
+func acpTaggedUnionsIn(files []string, doc func(file string) any, name func(file, ptr string) string) map[string]bool {
 	out := map[string]bool{}
-	for _, file := range acpSchemaFiles(t) {
-		acpWalkSchema(acpDocCached(t, file), "", acpRoleRoot, func(ptr string, m map[string]any, _ acpSchemaRole) {
+	for _, file := range files {
+		acpWalkSchema(doc(file), "", acpRoleRoot, func(ptr string, m map[string]any, _ acpSchemaRole) {
 			alts, _ := m["oneOf"].([]any)
 			u, ok := acpReadUnion(alts)
 			if !ok {
 				return
 			}
-			out[acpTypeName(t, acpSchemaRef{file: file, ptr: ptr}, ptr)] = len(u.consts) == len(alts)
+			out[name(file, ptr)] = len(u.consts) == len(alts)
 		})
 	}
 	return out
@@ -392,12 +399,18 @@ func acpTaggedUnions(t testing.TB) map[string]bool {
 // acpClosedEnums lists the closed string enums our schemas define as shared
 // definitions.
 func acpClosedEnums(t testing.TB) []string {
+	return acpClosedEnumsIn(acpDocCached(t, "common.json"))
+}
+
+// acpClosedEnumsIn lists the closed string enums among the $defs of a
+// schema document.
+func acpClosedEnumsIn(doc any) []string {
 	var out []string
-	doc, _ := acpDocCached(t, "common.json").(map[string]any)
-	defs, _ := doc["$defs"].(map[string]any)
+	m, _ := doc.(map[string]any)
+	defs, _ := m["$defs"].(map[string]any)
 	for _, name := range acpSortedKeys(defs) {
-		m, _ := defs[name].(map[string]any)
-		alts, _ := m["oneOf"].([]any)
+		d, _ := defs[name].(map[string]any)
+		alts, _ := d["oneOf"].([]any)
 		if _, open, ok := acpConstAlternatives(alts); ok && !open {
 			out = append(out, name)
 		}

@@ -31,33 +31,13 @@ func (s *acpUnstableSuite) typer(t testing.TB, set *acpSchemaSet) *acpTyper[acpU
 // taggedUnions lists the tagged unions of the suite's folder by type name,
 // and whether each is closed.
 func (s *acpUnstableSuite) taggedUnions(t testing.TB) map[string]bool {
-	out := map[string]bool{}
-	for _, p := range s.files(t) {
-		acpWalkSchema(s.doc(t, p), "", acpRoleRoot, func(ptr string, m map[string]any, _ acpSchemaRole) {
-			alts, _ := m["oneOf"].([]any)
-			u, ok := acpReadUnion(alts)
-			if !ok {
-				return
-			}
-			out[s.typeName(t, acpUnstableRef{file: p, ptr: ptr}, ptr)] = len(u.consts) == len(alts)
-		})
-	}
-	return out
+	return acpTaggedUnionsIn(s.files(t), func(file string) any { return s.doc(t, file) },
+		func(file, ptr string) string { return s.typeName(t, acpUnstableRef{file: file, ptr: ptr}, ptr) })
 }
 
 // closedEnums lists the closed string enums of the suite's common file.
 func (s *acpUnstableSuite) closedEnums(t testing.TB) []string {
-	var out []string
-	doc, _ := s.doc(t, s.rel("common.json")).(map[string]any)
-	defs, _ := doc["$defs"].(map[string]any)
-	for _, name := range acpSortedKeys(defs) {
-		m, _ := defs[name].(map[string]any)
-		alts, _ := m["oneOf"].([]any)
-		if _, open, ok := acpConstAlternatives(alts); ok && !open {
-			out = append(out, name)
-		}
-	}
-	return out
+	return acpClosedEnumsIn(s.doc(t, s.rel("common.json")))
 }
 
 // testMutations mutates every valid instance as the v1 mutation test does and
