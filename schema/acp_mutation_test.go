@@ -6,7 +6,6 @@ import (
 	"math/big"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 )
@@ -30,24 +29,45 @@ type acpUnionInfo struct {
 }
 
 // acpTyper walks an instance alongside our schema and records, for every
-// location, the constraints that mutations should break.
-type acpTyper struct {
+// location, the constraints that mutations should break. R is how a suite
+// names a location of its schemas; the suite says how one resolves.
+type acpTyper[R acpRef[R]] struct {
 	t    testing.TB
-	set  *acpSchemaSet
 	info map[string]*acpNodeInfo
+	// resolve follows the $ref at a location, if it has one; name is the
+	// type a location defines, or the fallback; node is the schema at a
+	// location; valid reports whether v fits it.
+	resolve func(R) (R, bool)
+	name    func(R, string) string
+	node    func(R) map[string]any
+	valid   func(R, any) bool
 }
 
-func (ty *acpTyper) at(ptr string) *acpNodeInfo {
+// acpRef is a location in a suite's schemas.
+type acpRef[R any] interface {
+	child(tokens ...string) R
+}
+
+// newACPTyper is the typer of the v1 suite's schemas in set.
+func newACPTyper(t testing.TB, set *acpSchemaSet) *acpTyper[acpSchemaRef] {
+	return &acpTyper[acpSchemaRef]{
+		t: t, info: map[string]*acpNodeInfo{},
+		resolve: func(r acpSchemaRef) (acpSchemaRef, bool) { return acpResolveRef(t, r) },
+		name:    func(r acpSchemaRef, fallback string) string { return acpTypeName(t, r, fallback) },
+		node:    func(r acpSchemaRef) map[string]any { return r.node(t) },
+		valid: func(r acpSchemaRef, v any) bool {
+			return set.validate(t, acpURL(r.file)+"#"+r.ptr, v) == nil
+		},
+	}
+}
+
+func (ty *acpTyper[R]) at(ptr string) *acpNodeInfo {
 	if n, ok := ty.info[ptr]; ok {
 		return n
 	}
 	n := &acpNodeInfo{required: map[string]bool{}}
 	ty.info[ptr] = n
 	return n
-}
-
-func (ty *acpTyper) valid(r acpSchemaRef, v any) bool {
-	return ty.set.validate(ty.t, acpURL(r.file)+"#"+r.ptr, v) == nil
 }
 
 var acpDefPtr = regexp.MustCompile(`^/\$defs/([^/]+)$`)
@@ -66,19 +86,19 @@ func acpTypeName(t testing.TB, r acpSchemaRef, fallback string) string {
 	return fallback
 }
 
-func (ty *acpTyper) visit(r acpSchemaRef, name string, inst any, ptr string, depth int) {
+func (ty *acpTyper[R]) visit(r R, name string, inst any, ptr string, depth int) {
 	if depth > 100 {
 		ty.t.Fatalf("schema recursion too deep at %s", ptr)
 	}
 	for {
-		next, ok := acpResolveRef(ty.t, r)
+		next, ok := ty.resolve(r)
 		if !ok {
 			break
 		}
 		r = next
-		name = acpTypeName(ty.t, r, name)
+		name = ty.name(r, name)
 	}
-	m := r.node(ty.t)
+	m := ty.node(r)
 	info := ty.at(ptr)
 	if slices.Contains(acpTypeList(m), "integer") && acpBigInt(inst) != nil {
 		if lo, hi := acpBigInt(m["minimum"]), acpBigInt(m["maximum"]); lo != nil && hi != nil {
@@ -351,18 +371,25 @@ func acpGeneralize(ptr string) string {
 	}
 }
 
-// acpTaggedUnions lists the tagged unions our schemas define, by type name,
-// and whether each is closed.
+// acpTaggedUnions lists the tagged unions our schemas define, by type
+// name, and whether each is closed.
 func acpTaggedUnions(t testing.TB) map[string]bool {
+	return acpTaggedUnionsIn(acpSchemaFiles(t), func(file string) any { return acpDocCached(t, file) },
+		func(file, ptr string) string { return acpTypeName(t, acpSchemaRef{file: file, ptr: ptr}, ptr) })
+}
+
+// acpTaggedUnionsIn lists the tagged unions of the schema files, read by
+// doc and named by name, and whether each is closed.
+func acpTaggedUnionsIn(files []string, doc func(file string) any, name func(file, ptr string) string) map[string]bool {
 	out := map[string]bool{}
-	for _, file := range acpSchemaFiles(t) {
-		acpWalkSchema(acpDocCached(t, file), "", acpRoleRoot, func(ptr string, m map[string]any, _ acpSchemaRole) {
+	for _, file := range files {
+		acpWalkSchema(doc(file), "", acpRoleRoot, func(ptr string, m map[string]any, _ acpSchemaRole) {
 			alts, _ := m["oneOf"].([]any)
 			u, ok := acpReadUnion(alts)
 			if !ok {
 				return
 			}
-			out[acpTypeName(t, acpSchemaRef{file: file, ptr: ptr}, ptr)] = len(u.consts) == len(alts)
+			out[name(file, ptr)] = len(u.consts) == len(alts)
 		})
 	}
 	return out
@@ -371,12 +398,18 @@ func acpTaggedUnions(t testing.TB) map[string]bool {
 // acpClosedEnums lists the closed string enums our schemas define as shared
 // definitions.
 func acpClosedEnums(t testing.TB) []string {
+	return acpClosedEnumsIn(acpDocCached(t, "common.json"))
+}
+
+// acpClosedEnumsIn lists the closed string enums among the $defs of a
+// schema document.
+func acpClosedEnumsIn(doc any) []string {
 	var out []string
-	doc, _ := acpDocCached(t, "common.json").(map[string]any)
-	defs, _ := doc["$defs"].(map[string]any)
+	m, _ := doc.(map[string]any)
+	defs, _ := m["$defs"].(map[string]any)
 	for _, name := range acpSortedKeys(defs) {
-		m, _ := defs[name].(map[string]any)
-		alts, _ := m["oneOf"].([]any)
+		d, _ := defs[name].(map[string]any)
+		alts, _ := d["oneOf"].([]any)
 		if _, open, ok := acpConstAlternatives(alts); ok && !open {
 			out = append(out, name)
 		}
@@ -386,6 +419,108 @@ func acpClosedEnums(t testing.TB) []string {
 
 type acpTally struct{ bothReject, bothAccept, explained int }
 
+// acpMutationRun tallies how both schemas judge the mutations of valid
+// instances: each distinct mutation (by type, generalized pointer, kind
+// and detail) once, under its kind and the union, enum or integer width it
+// breaks.
+type acpMutationRun struct {
+	tallies map[string]*acpTally
+	seen    map[string]bool
+	total   int
+	judge   func(t testing.TB, name, typ string, value any) acpVerdict
+}
+
+func newACPMutationRun(judge func(t testing.TB, name, typ string, value any) acpVerdict) *acpMutationRun {
+	return &acpMutationRun{tallies: map[string]*acpTally{}, seen: map[string]bool{}, judge: judge}
+}
+
+func (r *acpMutationRun) record(v acpVerdict, keys ...string) {
+	for _, k := range keys {
+		tl := r.tallies[k]
+		if tl == nil {
+			tl = &acpTally{}
+			r.tallies[k] = tl
+		}
+		switch {
+		case v.explainedBy != "":
+			tl.explained++
+		case v.official == nil && v.ours == nil:
+			tl.bothAccept++
+		case v.official != nil && v.ours != nil:
+			tl.bothReject++
+		}
+	}
+}
+
+// instance judges the mutations of a valid instance that info, its walk
+// beside our schema (acpTyper), calls for.
+func (r *acpMutationRun) instance(t testing.TB, in acpInstance, info map[string]*acpNodeInfo) {
+	for _, mu := range acpMutations(t, in.value, info) {
+		key := strings.Join([]string{in.typ, acpGeneralize(mu.ptr), mu.kind, mu.detail}, "|")
+		if r.seen[key] {
+			continue
+		}
+		r.seen[key] = true
+		r.total++
+		v := r.judge(t, fmt.Sprintf("%s: %s at %s (%s)", in.name, mu.kind, mu.ptr, mu.detail), in.typ, mu.value)
+		keys := []string{"kind " + mu.kind}
+		switch mu.kind {
+		case "unknown-tag":
+			keys = append(keys, "union "+mu.detail)
+		case "wrong-enum":
+			keys = append(keys, "enum "+mu.detail)
+		case "out-of-range":
+			keys = append(keys, "width "+strings.Fields(mu.detail)[0])
+		}
+		r.record(v, keys...)
+	}
+}
+
+// envelope judges the mutations of the JSON-RPC layer of an example
+// message: each member dropped or of the wrong type, the version, an id
+// beyond int64, and with errorCode an error code beyond int32.
+func (r *acpMutationRun) envelope(t testing.TB, name string, value any, errorCode bool) {
+	msg, _ := value.(map[string]any)
+	var muts []acpMutation
+	for _, k := range acpSortedKeys(msg) {
+		muts = append(muts,
+			acpMutation{kind: "envelope-drop", detail: k, value: acpEdit(t, msg, acpJSONPointer(k), nil, true)},
+			acpMutation{kind: "envelope-wrong-type", detail: k,
+				value: acpEdit(t, msg, acpJSONPointer(k), acpWrongType(msg[k]), false)})
+	}
+	muts = append(muts,
+		acpMutation{kind: "envelope-version", value: acpEdit(t, msg, "/jsonrpc", "1.0", false)},
+		acpMutation{kind: "envelope-out-of-range", detail: "id",
+			value: acpEdit(t, msg, "/id", json.Number("9223372036854775808"), false)})
+	if _, ok := msg["error"]; ok && errorCode {
+		muts = append(muts, acpMutation{kind: "envelope-out-of-range", detail: "error code",
+			value: acpEdit(t, msg, "/error/code", json.Number("2147483648"), false)})
+	}
+	for _, mu := range muts {
+		r.total++
+		r.record(r.judge(t, fmt.Sprintf("%s: %s %s", name, mu.kind, mu.detail), "envelope", mu.value), "kind "+mu.kind)
+	}
+}
+
+// need reports a key no mutation both schemas reject stands under.
+func (r *acpMutationRun) need(t testing.TB, key, why string) {
+	t.Helper()
+	if tl := r.tallies[key]; tl == nil || tl.bothReject == 0 {
+		t.Errorf("no mutation rejected by both schemas for %s (%s)", key, why)
+	}
+}
+
+// report is the tallies, a line per key.
+func (r *acpMutationRun) report() string {
+	var b strings.Builder
+	for _, k := range acpSortedKeys(r.tallies) {
+		tl := r.tallies[k]
+		fmt.Fprintf(&b, "\n  %-45s rejected by both %4d, accepted by both %4d, documented difference %d",
+			k, tl.bothReject, tl.bothAccept, tl.explained)
+	}
+	return b.String()
+}
+
 // Mutations of every valid instance — a required member dropped, a value of
 // the wrong type, an unknown union tag, a wrong enum value, an integer out of
 // its range — get the same verdict from both schemas (or one explained by a
@@ -394,29 +529,7 @@ type acpTally struct{ bothReject, bothAccept, explained int }
 func TestACPMutationsAgreeWithOfficialSchema(t *testing.T) {
 	c := acpLoadCorpus(t)
 	j := acpNewJudge(t)
-	tallies := map[string]*acpTally{}
-	tally := func(key string) *acpTally {
-		if tallies[key] == nil {
-			tallies[key] = &acpTally{}
-		}
-		return tallies[key]
-	}
-	record := func(v acpVerdict, keys ...string) {
-		for _, k := range keys {
-			tl := tally(k)
-			switch {
-			case v.explainedBy != "":
-				tl.explained++
-			case v.official == nil && v.ours == nil:
-				tl.bothAccept++
-			case v.official != nil && v.ours != nil:
-				tl.bothReject++
-			}
-		}
-	}
-
-	seen := map[string]bool{}
-	total := 0
+	run := newACPMutationRun(j.judge)
 	for _, in := range c.typed {
 		if j.official.validate(t, acpOfficialDef(in.typ), in.value) != nil {
 			continue // only valid values are mutated
@@ -424,88 +537,36 @@ func TestACPMutationsAgreeWithOfficialSchema(t *testing.T) {
 		url := j.ourTypes[in.typ]
 		file, frag, _ := strings.Cut(strings.TrimPrefix(url, acpURL("")), "#")
 		root := acpSchemaRef{file: file, ptr: frag}
-		ty := &acpTyper{t: t, set: j.ours, info: map[string]*acpNodeInfo{}}
+		ty := newACPTyper(t, j.ours)
 		ty.visit(root, acpTypeName(t, root, in.typ), in.value, "", 0)
-		for _, mu := range acpMutations(t, in.value, ty.info) {
-			key := strings.Join([]string{in.typ, acpGeneralize(mu.ptr), mu.kind, mu.detail}, "|")
-			if seen[key] {
-				continue
-			}
-			seen[key] = true
-			total++
-			v := j.judge(t, fmt.Sprintf("%s: %s at %s (%s)", in.name, mu.kind, mu.ptr, mu.detail), in.typ, mu.value)
-			keys := []string{"kind " + mu.kind}
-			switch mu.kind {
-			case "unknown-tag":
-				keys = append(keys, "union "+mu.detail)
-			case "wrong-enum":
-				keys = append(keys, "enum "+mu.detail)
-			case "out-of-range":
-				keys = append(keys, "width "+strings.Fields(mu.detail)[0])
-			}
-			record(v, keys...)
-		}
+		run.instance(t, in, ty.info)
 	}
-
 	// Envelope mutations: the JSON-RPC layer of every example message.
 	for _, e := range c.envelopes {
-		msg, _ := e.value.(map[string]any)
-		var muts []acpMutation
-		for _, k := range acpSortedKeys(msg) {
-			muts = append(muts,
-				acpMutation{kind: "envelope-drop", detail: k, value: acpEdit(t, msg, acpJSONPointer(k), nil, true)},
-				acpMutation{kind: "envelope-wrong-type", detail: k,
-					value: acpEdit(t, msg, acpJSONPointer(k), acpWrongType(msg[k]), false)})
-		}
-		muts = append(muts,
-			acpMutation{kind: "envelope-version", value: acpEdit(t, msg, "/jsonrpc", "1.0", false)},
-			acpMutation{kind: "envelope-out-of-range", detail: "id",
-				value: acpEdit(t, msg, "/id", json.Number("9223372036854775808"), false)})
-		if _, ok := msg["error"]; ok {
-			muts = append(muts, acpMutation{kind: "envelope-out-of-range", detail: "error code",
-				value: acpEdit(t, msg, "/error/code", json.Number("2147483648"), false)})
-		}
-		for _, mu := range muts {
-			total++
-			v := j.judge(t, fmt.Sprintf("%s: %s %s", e.name, mu.kind, mu.detail), "envelope", mu.value)
-			record(v, "kind "+mu.kind)
-		}
+		run.envelope(t, e.name, e.value, true)
 	}
 
 	// Coverage.
-	need := func(key, why string) {
-		if tl := tallies[key]; tl == nil || tl.bothReject == 0 {
-			t.Errorf("no mutation rejected by both schemas for %s (%s)", key, why)
-		}
-	}
 	for _, k := range append(acpCoreKinds, "envelope-drop", "envelope-wrong-type", "envelope-version",
 		"envelope-out-of-range") {
-		need("kind "+k, "every mutation kind must be exercised")
+		run.need(t, "kind "+k, "every mutation kind must be exercised")
 	}
 	for name, closed := range acpTaggedUnions(t) {
 		if closed {
-			need("union "+name, "a closed union rejects an unknown tag")
-		} else if tallies["union "+name] == nil {
+			run.need(t, "union "+name, "a closed union rejects an unknown tag")
+		} else if run.tallies["union "+name] == nil {
 			t.Errorf("no unknown-tag mutation of the open union %s", name)
 		}
 	}
 	for _, name := range acpClosedEnums(t) {
-		need("enum "+name, "a closed enum rejects an unknown value")
+		run.need(t, "enum "+name, "a closed enum rejects an unknown value")
 	}
 	for _, w := range []string{"uint16", "uint32", "uint64", "int64"} {
-		need("width "+w, "values outside the integer's range are rejected")
+		run.need(t, "width "+w, "values outside the integer's range are rejected")
 	}
 
-	keys := acpSortedKeys(tallies)
-	sort.SliceStable(keys, func(a, b int) bool { return strings.Fields(keys[a])[0] < strings.Fields(keys[b])[0] })
-	var report strings.Builder
-	for _, k := range keys {
-		tl := tallies[k]
-		fmt.Fprintf(&report, "\n  %-45s rejected by both %4d, accepted by both %4d, documented difference %d",
-			k, tl.bothReject, tl.bothAccept, tl.explained)
-	}
-	t.Logf("%d mutations agree:%s", total, report.String())
-	if total < 1000 {
-		t.Errorf("only %d mutations", total)
+	t.Logf("%d mutations agree:%s", run.total, run.report())
+	if run.total < 1000 {
+		t.Errorf("only %d mutations", run.total)
 	}
 }

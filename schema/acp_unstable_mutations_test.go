@@ -6,8 +6,6 @@
 package schema_test
 
 import (
-	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -15,131 +13,44 @@ import (
 	"github.com/agentproto/agentproto/schema"
 )
 
-// acpUnstableTyper is acpTyper for a suite: it walks an instance alongside
-// our schema and records the constraints that mutations should break.
-type acpUnstableTyper struct {
-	t    testing.TB
-	s    *acpUnstableSuite
-	set  *acpSchemaSet
-	info map[string]*acpNodeInfo
-}
-
-func (ty *acpUnstableTyper) at(ptr string) *acpNodeInfo {
-	if n, ok := ty.info[ptr]; ok {
-		return n
-	}
-	n := &acpNodeInfo{required: map[string]bool{}}
-	ty.info[ptr] = n
-	return n
-}
-
-func (ty *acpUnstableTyper) visit(r acpUnstableRef, name string, inst any, ptr string, depth int) {
-	if depth > 100 {
-		ty.t.Fatalf("schema recursion too deep at %s", ptr)
-	}
-	for {
-		next, ok := ty.s.resolve(ty.t, r)
-		if !ok {
-			break
-		}
-		r = next
-		name = ty.s.typeName(ty.t, r, name)
-	}
-	m := ty.s.node(ty.t, r)
-	info := ty.at(ptr)
-	if slices.Contains(acpTypeList(m), "integer") && acpBigInt(inst) != nil {
-		if lo, hi := acpBigInt(m["minimum"]), acpBigInt(m["maximum"]); lo != nil && hi != nil {
-			info.intLo, info.intHi = lo, hi
-		}
-	}
-	for _, k := range acpStringList(m["required"]) {
-		info.required[k] = true
-	}
-	allOf, _ := m["allOf"].([]any)
-	for i := range allOf {
-		ty.visit(r.child("allOf", fmt.Sprint(i)), name, inst, ptr, depth+1)
-	}
-	for _, kw := range []string{"oneOf", "anyOf"} {
-		alts, _ := m[kw].([]any)
-		if len(alts) == 0 {
-			continue
-		}
-		if alt, ok := acpNullableBranch(m); ok && kw == "anyOf" {
-			if inst != nil {
-				ty.visit(r.child(kw, fmt.Sprint(alt)), name, inst, ptr, depth+1)
-			}
-			continue
-		}
-		if consts, open, ok := acpConstAlternatives(alts); ok {
-			if _, isStr := inst.(string); isStr {
-				info.enum, info.enumName, info.closedEnum = consts, name, !open
-			}
-			continue
-		}
-		if u, ok := acpReadUnion(alts); ok {
-			if _, isObj := inst.(map[string]any); isObj {
-				info.union = &acpUnionInfo{name: name, tag: u.tag, closed: len(u.consts) == len(alts)}
-			}
-		}
-		for i := range alts {
-			c := r.child(kw, fmt.Sprint(i))
-			if ty.set.validate(ty.t, ty.s.url(c.file)+"#"+c.ptr, inst) == nil {
-				ty.visit(c, name, inst, ptr, depth+1)
-				break
-			}
-		}
-	}
-	switch v := inst.(type) {
-	case map[string]any:
-		props, _ := m["properties"].(map[string]any)
-		ap, _ := m["additionalProperties"].(map[string]any)
-		for _, k := range acpSortedKeys(v) {
-			switch {
-			case props[k] != nil:
-				ty.visit(r.child("properties", k), name, v[k], ptr+acpJSONPointer(k), depth+1)
-			case ap != nil:
-				ty.visit(r.child("additionalProperties"), name, v[k], ptr+acpJSONPointer(k), depth+1)
-			}
-		}
-	case []any:
-		if _, ok := m["items"].(map[string]any); ok {
-			for i, e := range v {
-				ty.visit(r.child("items"), name, e, ptr+acpJSONPointer(fmt.Sprint(i)), depth+1)
-			}
-		}
+// typer is the typer of the suite's schemas in set (see acpTyper).
+func (s *acpUnstableSuite) typer(t testing.TB, set *acpSchemaSet) *acpTyper[acpUnstableRef] {
+	return &acpTyper[acpUnstableRef]{
+		t: t, info: map[string]*acpNodeInfo{},
+		resolve: func(r acpUnstableRef) (acpUnstableRef, bool) { return s.resolve(t, r) },
+		name:    func(r acpUnstableRef, fallback string) string { return s.typeName(t, r, fallback) },
+		node:    func(r acpUnstableRef) map[string]any { return s.node(t, r) },
+		valid: func(r acpUnstableRef, v any) bool {
+			return set.validate(t, s.url(r.file)+"#"+r.ptr, v) == nil
+		},
 	}
 }
 
 // taggedUnions lists the tagged unions of the suite's folder by type name,
 // and whether each is closed.
 func (s *acpUnstableSuite) taggedUnions(t testing.TB) map[string]bool {
-	out := map[string]bool{}
-	for _, p := range s.files(t) {
-		acpWalkSchema(s.doc(t, p), "", acpRoleRoot, func(ptr string, m map[string]any, _ acpSchemaRole) {
-			alts, _ := m["oneOf"].([]any)
-			u, ok := acpReadUnion(alts)
-			if !ok {
-				return
-			}
-			out[s.typeName(t, acpUnstableRef{file: p, ptr: ptr}, ptr)] = len(u.consts) == len(alts)
-		})
-	}
-	return out
+	return acpTaggedUnionsIn(s.files(t), func(file string) any { return s.doc(t, file) },
+		func(file, ptr string) string { return s.typeName(t, acpUnstableRef{file: file, ptr: ptr}, ptr) })
 }
 
 // closedEnums lists the closed string enums of the suite's common file.
 func (s *acpUnstableSuite) closedEnums(t testing.TB) []string {
-	var out []string
-	doc, _ := s.doc(t, s.rel("common.json")).(map[string]any)
-	defs, _ := doc["$defs"].(map[string]any)
-	for _, name := range acpSortedKeys(defs) {
-		m, _ := defs[name].(map[string]any)
-		alts, _ := m["oneOf"].([]any)
-		if _, open, ok := acpConstAlternatives(alts); ok && !open {
-			out = append(out, name)
-		}
+	return acpClosedEnumsIn(s.doc(t, s.rel("common.json")))
+}
+
+// typeValid walks a valid instance of the corpus beside our schema (see
+// acpTyper); ok is false when the official schema rejects it, and it is
+// not mutated.
+func (s *acpUnstableSuite) typeValid(t testing.TB, j *acpUnstableJudge, in acpInstance) (*acpTyper[acpUnstableRef], bool) {
+	offURL, ourURL := j.urls(t, in.typ)
+	if j.official.validate(t, offURL, in.value) != nil {
+		return nil, false
 	}
-	return out
+	file, frag, _ := strings.Cut(strings.TrimPrefix(ourURL, schema.IDPrefix), "#")
+	root := acpUnstableRef{file: file, ptr: frag}
+	ty := s.typer(t, j.ours)
+	ty.visit(root, s.typeName(t, root, in.typ), in.value, "", 0)
+	return ty, true
 }
 
 // testMutations mutates every valid instance as the v1 mutation test does and
@@ -148,113 +59,43 @@ func (s *acpUnstableSuite) closedEnums(t testing.TB) []string {
 // it uses are covered by a mutation both reject.
 func (s *acpUnstableSuite) testMutations(t *testing.T) {
 	j := s.judge(t)
-	tallies := map[string]*acpTally{}
-	record := func(v acpVerdict, keys ...string) {
-		for _, k := range keys {
-			tl := tallies[k]
-			if tl == nil {
-				tl = &acpTally{}
-				tallies[k] = tl
-			}
-			switch {
-			case v.explainedBy != "":
-				tl.explained++
-			case v.official == nil && v.ours == nil:
-				tl.bothAccept++
-			case v.official != nil && v.ours != nil:
-				tl.bothReject++
-			}
-		}
-	}
-	seen := map[string]bool{}
-	total := 0
+	run := newACPMutationRun(j.judge)
 	var envelopes []acpInstance
 	for _, in := range s.corpus(t) {
 		if in.typ == "envelope" {
 			envelopes = append(envelopes, in)
 			continue
 		}
-		offURL, ourURL := j.urls(t, in.typ)
-		if j.official.validate(t, offURL, in.value) != nil {
-			continue
-		}
-		file, frag, _ := strings.Cut(strings.TrimPrefix(ourURL, schema.IDPrefix), "#")
-		root := acpUnstableRef{file: file, ptr: frag}
-		ty := &acpUnstableTyper{t: t, s: s, set: j.ours, info: map[string]*acpNodeInfo{}}
-		ty.visit(root, s.typeName(t, root, in.typ), in.value, "", 0)
-		for _, mu := range acpMutations(t, in.value, ty.info) {
-			key := strings.Join([]string{in.typ, acpGeneralize(mu.ptr), mu.kind, mu.detail}, "|")
-			if seen[key] {
-				continue
-			}
-			seen[key] = true
-			total++
-			v := j.judge(t, fmt.Sprintf("%s: %s at %s (%s)", in.name, mu.kind, mu.ptr, mu.detail), in.typ, mu.value)
-			keys := []string{"kind " + mu.kind}
-			switch mu.kind {
-			case "unknown-tag":
-				keys = append(keys, "union "+mu.detail)
-			case "wrong-enum":
-				keys = append(keys, "enum "+mu.detail)
-			case "out-of-range":
-				keys = append(keys, "width "+strings.Fields(mu.detail)[0])
-			}
-			record(v, keys...)
+		if ty, ok := s.typeValid(t, j, in); ok {
+			run.instance(t, in, ty.info)
 		}
 	}
 	for _, e := range envelopes {
-		msg, _ := e.value.(map[string]any)
-		var muts []acpMutation
-		for _, k := range acpSortedKeys(msg) {
-			muts = append(muts,
-				acpMutation{kind: "envelope-drop", detail: k, value: acpEdit(t, msg, acpJSONPointer(k), nil, true)},
-				acpMutation{kind: "envelope-wrong-type", detail: k,
-					value: acpEdit(t, msg, acpJSONPointer(k), acpWrongType(msg[k]), false)})
-		}
-		muts = append(muts,
-			acpMutation{kind: "envelope-version", value: acpEdit(t, msg, "/jsonrpc", "1.0", false)},
-			acpMutation{kind: "envelope-out-of-range", detail: "id",
-				value: acpEdit(t, msg, "/id", json.Number("9223372036854775808"), false)})
-		for _, mu := range muts {
-			total++
-			record(j.judge(t, fmt.Sprintf("%s: %s %s", e.name, mu.kind, mu.detail), "envelope", mu.value), "kind "+mu.kind)
-		}
+		run.envelope(t, e.name, e.value, false)
 	}
 
-	need := func(key, why string) {
-		if tl := tallies[key]; tl == nil || tl.bothReject == 0 {
-			t.Errorf("no mutation rejected by both schemas for %s (%s)", key, why)
-		}
-	}
 	kinds := slices.Clone(acpCoreKinds)
 	if len(envelopes) > 0 {
 		kinds = append(kinds, "envelope-drop", "envelope-wrong-type", "envelope-version", "envelope-out-of-range")
 	}
 	for _, k := range kinds {
-		need("kind "+k, "every mutation kind must be exercised")
+		run.need(t, "kind "+k, "every mutation kind must be exercised")
 	}
 	for name, closed := range s.taggedUnions(t) {
 		if closed {
-			need("union "+name, "a closed union rejects an unknown tag")
-		} else if tallies["union "+name] == nil {
+			run.need(t, "union "+name, "a closed union rejects an unknown tag")
+		} else if run.tallies["union "+name] == nil {
 			t.Errorf("no unknown-tag mutation of the open union %s", name)
 		}
 	}
 	for _, name := range s.closedEnums(t) {
-		need("enum "+name, "a closed enum rejects an unknown value")
+		run.need(t, "enum "+name, "a closed enum rejects an unknown value")
 	}
 	for _, w := range []string{"uint16", "uint32", "uint64", "int64"} {
-		need("width "+w, "values outside the integer's range are rejected")
+		run.need(t, "width "+w, "values outside the integer's range are rejected")
 	}
-	keys := acpSortedKeys(tallies)
-	var report strings.Builder
-	for _, k := range keys {
-		tl := tallies[k]
-		fmt.Fprintf(&report, "\n  %-45s rejected by both %4d, accepted by both %4d, documented difference %d",
-			k, tl.bothReject, tl.bothAccept, tl.explained)
-	}
-	t.Logf("%d mutations agree:%s", total, report.String())
-	if total < s.minMutations {
-		t.Errorf("only %d mutations, want at least %d", total, s.minMutations)
+	t.Logf("%d mutations agree:%s", run.total, run.report())
+	if run.total < s.minMutations {
+		t.Errorf("only %d mutations, want at least %d", run.total, s.minMutations)
 	}
 }

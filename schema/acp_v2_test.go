@@ -1,13 +1,9 @@
 package schema_test
 
 import (
-	"fmt"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
-
-	"github.com/agentproto/agentproto/schema"
 )
 
 // This file checks ACP v2 (schema/acp/v2) with the suite of
@@ -90,65 +86,22 @@ func TestACPV2(t *testing.T) {
 // union or string enum).
 func acpV2TestMutations(t *testing.T, s *acpUnstableSuite) {
 	j := s.judge(t)
-	tallies := map[string]*acpTally{}
-	record := func(v acpVerdict, keys ...string) {
-		for _, k := range keys {
-			tl := tallies[k]
-			if tl == nil {
-				tl = &acpTally{}
-				tallies[k] = tl
-			}
-			switch {
-			case v.explainedBy != "":
-				tl.explained++
-			case v.official == nil && v.ours == nil:
-				tl.bothAccept++
-			case v.official != nil && v.ours != nil:
-				tl.bothReject++
-			}
-		}
-	}
-	seen := map[string]bool{}
-	total := 0
+	run := newACPMutationRun(j.judge)
 	for _, in := range s.corpus(t) {
 		if in.typ == "envelope" {
 			continue // the envelope is v1's, checked by the shared suite's mutations of v1
 		}
-		offURL, ourURL := j.urls(t, in.typ)
-		if j.official.validate(t, offURL, in.value) != nil {
-			continue
-		}
-		file, frag, _ := strings.Cut(strings.TrimPrefix(ourURL, schema.IDPrefix), "#")
-		root := acpUnstableRef{file: file, ptr: frag}
-		ty := &acpUnstableTyper{t: t, s: s, set: j.ours, info: map[string]*acpNodeInfo{}}
-		ty.visit(root, s.typeName(t, root, in.typ), in.value, "", 0)
-		for _, mu := range acpMutations(t, in.value, ty.info) {
-			key := strings.Join([]string{in.typ, acpGeneralize(mu.ptr), mu.kind, mu.detail}, "|")
-			if seen[key] {
-				continue
-			}
-			seen[key] = true
-			total++
-			v := j.judge(t, fmt.Sprintf("%s: %s at %s (%s)", in.name, mu.kind, mu.ptr, mu.detail), in.typ, mu.value)
-			keys := []string{"kind " + mu.kind}
-			switch mu.kind {
-			case "unknown-tag":
-				keys = append(keys, "union "+mu.detail)
-			case "wrong-enum":
-				keys = append(keys, "enum "+mu.detail)
-			case "out-of-range":
-				keys = append(keys, "width "+strings.Fields(mu.detail)[0])
-			}
-			record(v, keys...)
+		if ty, ok := s.typeValid(t, j, in); ok {
+			run.instance(t, in, ty.info)
 		}
 	}
 	for _, k := range []string{"drop-required", "wrong-type", "out-of-range"} {
-		if tl := tallies["kind "+k]; tl == nil || tl.bothReject == 0 {
+		if tl := run.tallies["kind "+k]; tl == nil || tl.bothReject == 0 {
 			t.Errorf("no mutation of kind %s rejected by both schemas", k)
 		}
 	}
 	for _, k := range []string{"unknown-tag", "wrong-enum"} {
-		tl := tallies["kind "+k]
+		tl := run.tallies["kind "+k]
 		if tl == nil || tl.bothAccept == 0 {
 			t.Errorf("no mutation of kind %s accepted by both schemas", k)
 		} else if tl.bothReject > 0 {
@@ -158,23 +111,17 @@ func acpV2TestMutations(t *testing.T, s *acpUnstableSuite) {
 	for name, closed := range s.taggedUnions(t) {
 		if closed {
 			t.Errorf("tagged union %s is closed; every v2 union ends in a catch-all", name)
-		} else if tl := tallies["union "+name]; tl == nil || tl.bothAccept == 0 {
+		} else if tl := run.tallies["union "+name]; tl == nil || tl.bothAccept == 0 {
 			t.Errorf("no unknown-tag mutation of the open union %s accepted by both", name)
 		}
 	}
 	for _, w := range []string{"uint16", "uint32", "uint64", "int64"} {
-		if tl := tallies["width "+w]; tl == nil || tl.bothReject == 0 {
+		if tl := run.tallies["width "+w]; tl == nil || tl.bothReject == 0 {
 			t.Errorf("no value outside the %s range rejected by both", w)
 		}
 	}
-	var report strings.Builder
-	for _, k := range acpSortedKeys(tallies) {
-		tl := tallies[k]
-		fmt.Fprintf(&report, "\n  %-45s rejected by both %4d, accepted by both %4d, documented difference %d",
-			k, tl.bothReject, tl.bothAccept, tl.explained)
-	}
-	t.Logf("%d mutations agree:%s", total, report.String())
-	if total < s.minMutations {
-		t.Errorf("only %d mutations, want at least %d", total, s.minMutations)
+	t.Logf("%d mutations agree:%s", run.total, run.report())
+	if run.total < s.minMutations {
+		t.Errorf("only %d mutations, want at least %d", run.total, s.minMutations)
 	}
 }

@@ -69,7 +69,10 @@ func TestMappedCompletenessAgrees(t *testing.T) {
 			}
 		}
 	}
-	if checked < 50 || incomplete == 0 {
+	// Every mapped type of these packages is complete now (their open
+	// unions' catch-alls are checked); the comparison still holds each
+	// verdict to the one the package made.
+	if checked < 50 {
 		t.Errorf("only %d mapped types compared, %d of them incomplete", checked, incomplete)
 	}
 	t.Logf("%d mapped types compared, %d of them incomplete", checked, incomplete)

@@ -173,9 +173,7 @@ func (g *gen) checkValue(r *model.Ref, expr *jen.Statement, depth int) []jen.Cod
 }
 
 // checkMapNames checks the name of every member of the map expr against
-// propertyNames (names). A name that fails is an error of the object, as
-// propertyNames is a keyword of the object: each name is checked on a quiet
-// Checker of its own, and the object's error names it.
+// propertyNames (names), as nameCheck does.
 func (g *gen) checkMapNames(names *model.Constraints, expr *jen.Statement, depth int) []jen.Code {
 	if names == nil {
 		return nil
@@ -186,11 +184,7 @@ func (g *gen) checkMapNames(names *model.Constraints, expr *jen.Statement, depth
 		return nil
 	}
 	return []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Add(wire("SortedKeys")).Call(expr.Clone())).Block(
-		jen.Var().Id("q").Add(wire("Checker")),
-		jen.Id("q").Dot("Quiet").Call(),
-		jen.Func().Params(jen.Id("c").Op("*").Add(wire("Checker"))).Block(inner...).Call(jen.Op("&").Id("q")),
-		jen.If(jen.Id("q").Dot("Failed").Call()).Block(
-			fail("propertyNames", jen.Id("p"), jen.Lit("the member name %q does not fit propertyNames"), jen.Id(k))),
+		nameCheck(inner, jen.Id(k))...,
 	)}
 }
 

@@ -89,13 +89,7 @@ func (g *gen) checkNames(st *model.StructType) []jen.Code {
 		} else {
 			inner = []jen.Code{jen.Id("k").Op(":=").Add(typeName(r.Type)).Parens(name), jen.Id("k").Dot("CheckWire").Call(jen.Id("c"), jen.Lit(""))}
 		}
-		return []jen.Code{
-			jen.Var().Id("q").Add(wire("Checker")),
-			jen.Id("q").Dot("Quiet").Call(),
-			jen.Func().Params(jen.Id("c").Op("*").Add(wire("Checker"))).Block(inner...).Call(jen.Op("&").Id("q")),
-			jen.If(jen.Id("q").Dot("Failed").Call()).Block(
-				fail("propertyNames", jen.Id("p"), jen.Lit("the member name %q does not fit propertyNames"), name)),
-		}
+		return nameCheck(inner, name)
 	}
 	var out []jen.Code
 	for _, f := range st.Fields {
@@ -367,4 +361,17 @@ func checkConditions(st *model.StructType) []jen.Code {
 			fail("not", jen.Id("p"), jen.Lit(pct("must not have all of "+strings.Join(set, ", "))))))
 	}
 	return out
+}
+
+// nameCheck runs inner, the checks of one member name, on a quiet Checker
+// of its own, and reports a name that fails as an error of the object at
+// p: propertyNames is a keyword of the object, whatever inner finds.
+func nameCheck(inner []jen.Code, name jen.Code) []jen.Code {
+	return []jen.Code{
+		jen.Var().Id("q").Add(wire("Checker")),
+		jen.Id("q").Dot("Quiet").Call(),
+		jen.Func().Params(jen.Id("c").Op("*").Add(wire("Checker"))).Block(inner...).Call(jen.Op("&").Id("q")),
+		jen.If(jen.Id("q").Dot("Failed").Call()).Block(
+			fail("propertyNames", jen.Id("p"), jen.Lit("the member name %q does not fit propertyNames"), name)),
+	}
 }

@@ -98,7 +98,66 @@ func (b *builder) pathNames(s *load.Schema) []string {
 		}
 		joined.WriteString(GoName(tok))
 	}
-	return []string{GoName(p[strings.LastIndex(p, "/")+1:]), joined.String(), base + joined.String()}
+	return append(append([]string{keyName(p)}, urlNames(p)...), joined.String(), base+joined.String())
+}
+
+// urlNames are further names for a $defs entry whose key is a URL or a
+// path, after its last segment (keyName): the last segments that are not
+// versions joined, two, three and more (HTTPServer for
+// ".../bindings/http/0.1.0/server.json", beside Kafka's KafkaServer), then
+// the last segment with the versions (Reference310 for
+// ".../definitions/3.1.0/Reference.json", beside 3.0.0's). It is nil for
+// any other key.
+func urlNames(pointer string) []string {
+	_, key := lastKey(pointer)
+	if !strings.Contains(key, "/") {
+		return nil
+	}
+	if _, rest, ok := strings.Cut(key, "://"); ok {
+		key = rest[strings.Index(rest+"/", "/")+1:] // without the host
+	}
+	segs := strings.Split(key, "/")
+	last := strings.TrimSuffix(strings.TrimSuffix(segs[len(segs)-1], ".json"), ".schema")
+	segs = segs[:len(segs)-1]
+	isVersion := func(s string) bool { return strings.Trim(s, "0123456789.v") == "" }
+	var out []string
+	name := GoName(last)
+	var versions string
+	for i := len(segs) - 1; i >= 0; i-- {
+		if isVersion(segs[i]) {
+			versions = strings.ReplaceAll(strings.TrimPrefix(segs[i], "v"), ".", "") + versions
+			continue
+		}
+		name = GoName(segs[i]) + name
+		out = append(out, name)
+	}
+	if versions != "" {
+		out = append(out, GoName(last)+versions, name+versions)
+	}
+	return out
+}
+
+// keyName is the Go name the last token of a $defs entry's pointer gives:
+// the key itself, or, for a key that is a URL or a path (AsyncAPI keys its
+// definitions by their $id, "http://asyncapi.com/definitions/2.6.0/info.json"),
+// its last segment without the file's extension (Info).
+func keyName(pointer string) string {
+	key, url := lastKey(pointer)
+	if i := strings.LastIndex(url, "/"); i >= 0 {
+		seg := strings.TrimSuffix(strings.TrimSuffix(url[i+1:], ".json"), ".schema")
+		if n := GoName(seg); n != "" {
+			return n
+		}
+	}
+	return GoName(key)
+}
+
+// lastKey is the last token of a pointer, unescaped, and the same without
+// a trailing slash or fragment mark (a URL's "…/schema#").
+func lastKey(pointer string) (key, url string) {
+	key = pointer[strings.LastIndex(pointer, "/")+1:]
+	key = strings.ReplaceAll(strings.ReplaceAll(key, "~1", "/"), "~0", "~")
+	return key, strings.TrimRight(key, "/#")
 }
 
 // first is the first of names, or else fallback.
@@ -128,7 +187,7 @@ func (b *builder) nameOf(s *load.Schema) string {
 		}
 		return GoName(strings.TrimSuffix(base, ".json"))
 	}
-	return GoName(p[strings.LastIndex(p, "/")+1:])
+	return keyName(p)
 }
 
 // named reports whether a schema is a document's root or one of its $defs

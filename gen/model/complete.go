@@ -195,7 +195,8 @@ func ownGaps(t *Type) []string {
 
 // constraintGap names what Validate cannot check of a value's
 // constraints (see Checkable): a format it does not know, or a pattern Go
-// does not compile, its own or an alternative's; "" when it checks all.
+// does not compile, its own, an alternative's or its member names'; ""
+// when it checks all.
 func constraintGap(c Constraints) string {
 	if _, ok := CheckedFormats[c.Format]; c.Format != "" && !ok {
 		return "format " + c.Format
@@ -206,6 +207,11 @@ func constraintGap(c Constraints) string {
 	for _, a := range c.Alts {
 		if g := constraintGap(a); g != "" {
 			return g
+		}
+	}
+	if c.Names != nil {
+		if g := constraintGap(*c.Names); g != "" {
+			return "member names: " + g
 		}
 	}
 	return ""

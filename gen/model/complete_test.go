@@ -358,4 +358,8 @@ func TestGapsNamed(t *testing.T) {
 	if d := typeNamed(t, p, "S").Doc; !strings.Contains(d, "Validate does not check: format x-unknown.") {
 		t.Errorf("doc %q does not name the alternative's format", d)
 	}
+	p = build(t, `{"$defs":{"M":{"type":"object","propertyNames":{"format":"x-name"},"additionalProperties":{"type":"integer"}}}}`)
+	if d := typeNamed(t, p, "M").Doc; !strings.Contains(d, "member names: format x-name") {
+		t.Errorf("doc %q does not name the member names' format", d)
+	}
 }

@@ -18,12 +18,17 @@ import (
 // names, representations and checks are equal and the types they hold
 // are the same shape in turn, which is decided once per type, the types
 // it holds first (in time linear in the package). A type on a cycle keeps
-// its own code: its shape would depend on itself. Only types their schemas do
-// not describe are shared: a description makes a type a concept of its own
-// (a session id is not a tool call id, though both are strings), and its
-// name part of the API. Members' documentation counts, since the alias
-// shows the members of the type it names. Two variants of one union always
-// stay two types, since the Go type of a value tells which variant it is.
+// its own code: its shape would depend on itself. A type whose schema is
+// described is shared only when it is a member's inline schema or an
+// alternative of one (vega-lite's `angle: anyOf[{type: number,
+// description: …}, ExprRef]`, repeated for every mark), whose description
+// is the member's and stays on the member: a described definition, or an
+// alternative of one, is a concept of its own (a session id is not a tool
+// call id, though both are strings), and its name part of the API.
+// An alias keeps its own doc comment and says which type it is. Members'
+// documentation counts, since the alias shows the members of the type it
+// names. Two variants of one union always stay two types, since the Go
+// type of a value tells which variant it is.
 //
 // An enum alias keeps its constants, as constants of the type it names.
 // Raw unions and the types of if/then/else conditions keep their own code
@@ -41,7 +46,7 @@ func shareShapes(p *Package) {
 	cls := map[*Type]int{}
 	var cand []*Type
 	for i, t := range p.Types {
-		if shareable(t) && !inCond[t] && t.Doc == "" {
+		if shareable(t) && !inCond[t] && (t.Doc == "" || memberOwned(t)) {
 			cand = append(cand, t)
 			cls[t] = 0
 		} else {
@@ -144,7 +149,13 @@ func shareShapes(p *Package) {
 		t.Kind, t.Under = Alias, &Ref{Kind: NamedRef, Type: r}
 		t.Struct, t.Union, t.Enum, t.RawUnion, t.OwnTag, t.Check = nil, nil, nil, nil, nil, Constraints{}
 		t.Unchecked, t.Unions = nil, nil
-		t.Doc = t.Name + " is " + r.Name + ": their schemas ask the same of a value."
+		// The description reads as it would on a type of its own (goDocs
+		// keeps a doc that starts with the name), then says which it is.
+		if t.Doc == "" {
+			t.Doc = t.Name + " is " + r.Name + ": their schemas ask the same of a value."
+		} else {
+			t.Doc = GoDoc(t.Name, t.Doc) + "\n\nIt is " + r.Name + ": their schemas ask the same of a value."
+		}
 	}
 }
 
@@ -219,6 +230,21 @@ func (s *shapes) classes(cand, order []*Type) map[*Type]*Type {
 		}
 	}
 	return dup
+}
+
+// memberOwned reports whether a type is a member's inline schema, or an
+// alternative of one (a union inline in a member): its description is the
+// member's, not a concept's of its own.
+func memberOwned(t *Type) bool {
+	if t.SchemaID != "" {
+		return false
+	}
+	for _, v := range t.Unions {
+		if v.Union.SchemaID != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // appendVariant adds v to a type's unions unless its union is listed.

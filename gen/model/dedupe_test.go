@@ -2,6 +2,7 @@ package model_test
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/agentproto/agentproto/gen/model"
@@ -40,27 +41,41 @@ func TestShapesShared(t *testing.T) {
 		"BEvent":{"oneOf":[
 			{"type":"object","properties":{"kind":{"const":"a"}},"required":["kind"]},
 			{"type":"object","properties":{"kind":{"type":"string","not":{"enum":["a"]}},"ts":{"type":"string"}},"required":["kind","ts"]}]},
+		"AMark":{"type":"object","properties":{"blend":{"description":"How A blends.","anyOf":[{"type":"string","enum":["x","y"]},{"type":"object","properties":{"expr":{"type":"string"}},"required":["expr"]}]}}},
+		"BMark":{"type":"object","description":"B, unlike A.","properties":{"blend":{"description":"How B blends.","anyOf":[{"type":"string","enum":["x","y"]},{"type":"object","properties":{"expr":{"type":"string"}},"required":["expr"]}]}}},
+		"AAngle":{"type":"object","properties":{"angle":{"anyOf":[{"type":"number","description":"The angle of A."},{"type":"object","properties":{"expr":{"type":"string"}},"required":["expr"]}]}}},
+		"BAngle":{"type":"object","properties":{"angle":{"anyOf":[{"type":"number","description":"The angle of A."},{"type":"object","properties":{"expr":{"type":"string"}},"required":["expr"]}]}}},
+		"AVariantDoc":{"anyOf":[{"type":"integer","description":"A count."},{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}]},
+		"BVariantDoc":{"anyOf":[{"type":"integer","description":"A count."},{"type":"object","properties":{"b":{"type":"string"}},"required":["b"]}]},
 		"Shape":{"oneOf":[
 			{"title":"Dot","type":"object","properties":{"kind":{"const":"dot"},"x":{"type":"number"}},"required":["kind"]},
 			{"title":"Spot","type":"object","properties":{"kind":{"const":"spot"},"x":{"type":"number"}},"required":["kind"]}]}}}`)
 	for _, c := range []struct{ name, same string }{
 		{"BOptions", "AOptions"},
 		{"BRule", "ARule"},
-		{"BHolder", "AHolder"}, // holding a type on a cycle
+		{"BHolder", "AHolder"},       // holding a type on a cycle
+		{"BMarkBlend", "AMarkBlend"}, // a member's inline schema, described
+		{"BAngle", "AAngle"},         // a member's inline union, its alternatives described
 	} {
 		if got := aliasOf(t, p, c.name); got == nil || got.Name != c.same {
 			t.Errorf("%s: an alias of %v, want of %s", c.name, got, c.same)
 		}
-		if d := typeNamed(t, p, c.name).Doc; d != c.name+" is "+c.same+": their schemas ask the same of a value." {
+		if d := typeNamed(t, p, c.name).Doc; !strings.HasSuffix(d, " is "+c.same+": their schemas ask the same of a value.") {
 			t.Errorf("%s: doc %q", c.name, d)
 		}
 	}
 	// A type on a cycle keeps its own code, even beside one of its shape.
 	// BEvent's catch-all asks more than AEvent's.
-	for _, name := range []string{"AOptions", "COptions", "DOptions", "ARule", "CRule", "AList", "BList", "AHolder", "AEvent", "BEvent", "Dot", "Spot"} {
+	// A described union variant, inline or not, is a type of its own.
+	for _, name := range []string{"AOptions", "COptions", "DOptions", "ARule", "CRule", "AList", "BList", "AHolder", "AEvent", "BEvent", "Dot", "Spot",
+		"AVariantDocInteger", "BVariantDocInteger", "BMark"} {
 		if got := aliasOf(t, p, name); got != nil {
 			t.Errorf("%s is an alias of %s; want a type of its own", name, got.Name)
 		}
+	}
+	// A described alias keeps its description.
+	if d := typeNamed(t, p, "BMarkBlend").Doc; !strings.HasPrefix(d, "BMarkBlend is how B blends.") {
+		t.Errorf("BMarkBlend's doc %q lost its description", d)
 	}
 	// An enum shared keeps its constants' names.
 	want := [][2]string{{"BRuleStringValueOn", "ARuleStringValueOn"}, {"BRuleStringValueOff", "ARuleStringValueOff"}}

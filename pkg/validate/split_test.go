@@ -359,15 +359,7 @@ func TestFastCheckerInterfaces(t *testing.T) {
 // what v6 alone reports, finding for finding, and the memo must have
 // answered for many of them.
 func TestMemoAgrees(t *testing.T) {
-	oracle, err := New(Options{Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	oracle.oracle = true
-	fast, err := New(Options{Fast: typed.Checker{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	oracle, fast := memoEngines(t, 0)
 	lines := 0
 	for _, p := range traceFiles(t, fixturesDir) {
 		var buf bytes.Buffer
@@ -388,14 +380,7 @@ func TestMemoAgrees(t *testing.T) {
 		if buf.Len() == 0 {
 			continue
 		}
-		run := func(e *Engine) []Finding {
-			var out []Finding
-			if _, err := e.Check(context.Background(), p, bytes.NewReader(buf.Bytes()), FileOptions{}, func(f Finding) { out = append(out, f) }); err != nil {
-				t.Fatal(err)
-			}
-			return out
-		}
-		if d := cmp.Diff(run(oracle), run(fast)); d != "" {
+		if d := cmp.Diff(findingsOf(t, oracle, p, buf.Bytes()), findingsOf(t, fast, p, buf.Bytes())); d != "" {
 			t.Errorf("%s restrung: the memo changes the findings (-v6 +memo):\n%s", p, d)
 		}
 	}
@@ -404,6 +389,33 @@ func TestMemoAgrees(t *testing.T) {
 	if hits < 500 {
 		t.Errorf("the memo answered for only %d values of %d lines: the test does not exercise it", hits, lines)
 	}
+}
+
+// memoEngines are an engine that validates with jsonschema/v6 alone, the
+// reference, and one with the fast path and the memo, of the given number
+// of workers (0: as many as the machine has).
+func memoEngines(t *testing.T, workers int) (oracle, fast *Engine) {
+	t.Helper()
+	oracle, err := New(Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	oracle.oracle = true
+	fast, err = New(Options{Fast: typed.Checker{}, Workers: workers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return oracle, fast
+}
+
+// findingsOf checks data as the file name with e.
+func findingsOf(t *testing.T, e *Engine, name string, data []byte) []Finding {
+	t.Helper()
+	var out []Finding
+	if _, err := e.Check(context.Background(), name, bytes.NewReader(data), FileOptions{}, func(f Finding) { out = append(out, f) }); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // restrings returns the line with each string value, at any depth, given
@@ -463,22 +475,8 @@ func TestMemoQuotesEachValue(t *testing.T) {
 	for _, v := range []string{"txt", "imag", "audio", "resource_lnk"} {
 		fmt.Fprintf(&sb, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_bench","update":{"sessionUpdate":"agent_message_chunk","content":{"type":%q,"text":"x"}}}}`+"\n", v)
 	}
-	oracle, err := New(Options{Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	oracle.oracle = true
-	fast, err := New(Options{Fast: typed.Checker{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	run := func(e *Engine) []Finding {
-		var out []Finding
-		if _, err := e.Check(context.Background(), "t", strings.NewReader(sb.String()), FileOptions{}, func(f Finding) { out = append(out, f) }); err != nil {
-			t.Fatal(err)
-		}
-		return out
-	}
+	oracle, fast := memoEngines(t, 0)
+	run := func(e *Engine) []Finding { return findingsOf(t, e, "t", []byte(sb.String())) }
 	// Twice through the memo: the second pass is answered from it.
 	want := run(oracle)
 	for range 2 {
@@ -508,22 +506,8 @@ func TestMemoBounds(t *testing.T) {
 			n++
 		}
 	}
-	oracle, err := New(Options{Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	oracle.oracle = true
-	fast, err := New(Options{Fast: typed.Checker{}, Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	run := func(e *Engine) []Finding {
-		var out []Finding
-		if _, err := e.Check(context.Background(), "t", strings.NewReader(sb.String()), FileOptions{}, func(f Finding) { out = append(out, f) }); err != nil {
-			t.Fatal(err)
-		}
-		return out
-	}
+	oracle, fast := memoEngines(t, 1)
+	run := func(e *Engine) []Finding { return findingsOf(t, e, "t", []byte(sb.String())) }
 	want := run(oracle)
 	for range 2 {
 		if d := cmp.Diff(want, run(fast)); d != "" {
@@ -562,22 +546,8 @@ func TestMemoSkips(t *testing.T) {
 	for i := range 20 {
 		fmt.Fprintf(&sb, `{"arcp":"1.0","id":"m%d","type":"job.event","session_id":"sess_01M80FFK00RTYGXFDWEVKNPYRC","job_id":"job_01M80FFK015167F6BZ3B968Z6S","event_seq":%d,"payload":{"kind":"bogus","ts":"2026-11-22T02:11:00Z","body":{"n":%d}}}`+"\n", i, 100000+i, i)
 	}
-	oracle, err := New(Options{Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	oracle.oracle = true
-	fast, err := New(Options{Fast: typed.Checker{}, Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	run := func(e *Engine) []Finding {
-		var out []Finding
-		if _, err := e.Check(context.Background(), "t", strings.NewReader(sb.String()), FileOptions{}, func(f Finding) { out = append(out, f) }); err != nil {
-			t.Fatal(err)
-		}
-		return out
-	}
+	oracle, fast := memoEngines(t, 1)
+	run := func(e *Engine) []Finding { return findingsOf(t, e, "t", []byte(sb.String())) }
 	want := run(oracle)
 	if d := cmp.Diff(want, run(fast)); d != "" {
 		t.Errorf("the memo changes the findings (-v6 +memo):\n%s", d)

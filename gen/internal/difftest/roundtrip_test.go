@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -322,51 +321,34 @@ func TestUnionsOfUnions(t *testing.T) {
 		}
 		return v, kinds7.ValidateReporter(v)
 	}
-	for _, c := range []struct {
-		decode   func(string) (any, error)
-		in, want string
-		err      string // "" for valid, else a substring of the error
-	}{
-		{node, `true`, "kinds7.NodeBoolean", ""},
-		{node, `{"items":false}`, "kinds7.NodeBoolean", ""},
-		{node, `{"items":{"title":"x"}}`, "*kinds7.NodeObject", ""},
-		{node, `{"items":[true,{"title":"y"}]}`, "kinds7.NodeObjectItemsArray", ""},
-		{node, `{"items":[]}`, "kinds7.NodeObjectItemsArray", "/items"},
-		{node, `{"items":"x"}`, "", "boolean or array or object"},
-		{node, `{"dependencies":{"a":["b"]}}`, "kinds7.NodeObjectDependenciesValueArray", ""},
-		{node, `{"dependencies":{"a":["b","b"]}}`, "kinds7.NodeObjectDependenciesValueArray", "/dependencies/a"},
-		{node, `{"dependencies":{"a":{"title":"t"}}}`, "*kinds7.NodeObject", ""},
-		{config, `{"tool":{"name":"a"}}`, "*kinds7.ConfigWithTool", ""},
-		{config, `{"name":"a"}`, "*kinds7.Options", ""},
-		{config, `[{"minify":true}]`, "kinds7.ConfigArray", ""},
-		{config, `{"name":"a","tool":{}}`, "", "tool"},
-		{input, `"prod"`, "kinds7.InputString", ""},
-		{input, `{"fileset":"x"}`, "*kinds7.InputWithFileset", ""},
-		{input, `{"runtime":"node -v"}`, "*kinds7.InputWithRuntime", ""},
-		{input, `{"env":"CI"}`, "*kinds7.InputWithEnv", ""},
-		{input, `{"externalDependencies":["react"]}`, "*kinds7.InputWithExternalDependencies", ""},
-		{input, `{"env":"CI","runtime":"x"}`, "", "env"},
-		{input, `{}`, "", "oneOf"},
-		{reporter, `"default"`, "kinds7.ReporterString", ""},
-		{reporter, `["a"]`, "kinds7.ReporterArray", ""},
-		{reporter, `["a",{"outFile":"o.json"}]`, "kinds7.ReporterArray", ""},
-		{reporter, `[]`, "", "fewer than 1 items"},
-		{reporter, `["a",{},{}]`, "", "more than 2 items"},
-		{reporter, `["a",{"zz":1}]`, "", "zz"},
-	} {
-		got, err := c.decode(c.in)
-		if c.want != "" {
-			if g := fmt.Sprintf("%T", got); g != c.want {
-				t.Errorf("%s decoded as %s, want %s (%v)", c.in, g, c.want, err)
-			}
-		}
-		switch {
-		case c.err == "" && err != nil:
-			t.Errorf("%s: %v", c.in, err)
-		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
-			t.Errorf("%s: error %v, want one that names %s", c.in, err, c.err)
-		}
-	}
+	checkDecoded(t, []decodeCase{
+		{node, `true`, reflect.TypeFor[kinds7.NodeBoolean](), ""},
+		{node, `{"items":false}`, reflect.TypeFor[kinds7.NodeBoolean](), ""},
+		{node, `{"items":{"title":"x"}}`, reflect.TypeFor[*kinds7.NodeObject](), ""},
+		{node, `{"items":[true,{"title":"y"}]}`, reflect.TypeFor[kinds7.NodeObjectItemsArray](), ""},
+		{node, `{"items":[]}`, reflect.TypeFor[kinds7.NodeObjectItemsArray](), "/items"},
+		{node, `{"items":"x"}`, nil, "boolean or array or object"},
+		{node, `{"dependencies":{"a":["b"]}}`, reflect.TypeFor[kinds7.NodeObjectDependenciesValueArray](), ""},
+		{node, `{"dependencies":{"a":["b","b"]}}`, reflect.TypeFor[kinds7.NodeObjectDependenciesValueArray](), "/dependencies/a"},
+		{node, `{"dependencies":{"a":{"title":"t"}}}`, reflect.TypeFor[*kinds7.NodeObject](), ""},
+		{config, `{"tool":{"name":"a"}}`, reflect.TypeFor[*kinds7.ConfigWithTool](), ""},
+		{config, `{"name":"a"}`, reflect.TypeFor[*kinds7.Options](), ""},
+		{config, `[{"minify":true}]`, reflect.TypeFor[kinds7.ConfigArray](), ""},
+		{config, `{"name":"a","tool":{}}`, nil, "tool"},
+		{input, `"prod"`, reflect.TypeFor[kinds7.InputString](), ""},
+		{input, `{"fileset":"x"}`, reflect.TypeFor[*kinds7.InputWithFileset](), ""},
+		{input, `{"runtime":"node -v"}`, reflect.TypeFor[*kinds7.InputWithRuntime](), ""},
+		{input, `{"env":"CI"}`, reflect.TypeFor[*kinds7.InputWithEnv](), ""},
+		{input, `{"externalDependencies":["react"]}`, reflect.TypeFor[*kinds7.InputWithExternalDependencies](), ""},
+		{input, `{"env":"CI","runtime":"x"}`, nil, "env"},
+		{input, `{}`, nil, "oneOf"},
+		{reporter, `"default"`, reflect.TypeFor[kinds7.ReporterString](), ""},
+		{reporter, `["a"]`, reflect.TypeFor[kinds7.ReporterArray](), ""},
+		{reporter, `["a",{"outFile":"o.json"}]`, reflect.TypeFor[kinds7.ReporterArray](), ""},
+		{reporter, `[]`, nil, "fewer than 1 items"},
+		{reporter, `["a",{},{}]`, nil, "more than 2 items"},
+		{reporter, `["a",{"zz":1}]`, nil, "zz"},
+	})
 }
 
 // TestValuesOfOneTypeAndMixedEnums: an anyOf of $refs to anyOfs of string
@@ -416,45 +398,57 @@ func TestValuesOfOneTypeAndMixedEnums(t *testing.T) {
 			return m.UnitOrExpr, err
 		}
 	}
-	for _, c := range []struct {
-		decode   func(string) (any, error)
-		in, want string
-		err      string // "" for valid, else a substring of the error
-	}{
-		{decode("Color"), `"anything"`, "*marks.Color", ""},
-		{decode("Color"), `3`, "", "string"},
-		{decode("TimeUnit"), `"utcmonth"`, "*marks.TimeUnit", ""},
-		{decode("TimeUnit"), `"decade"`, "", "decade"},
-		{decode("Level"), `600`, "*marks.Level", ""},
-		{decode("Level"), `2`, "", "2"},
-		{decode("Shape"), `"oval"`, "*marks.Shape", ""},
-		{decode("Shape"), `"circle"`, "", "oneOf"},
-		{decode("Label"), `"x"`, "", "oneOf"},
-		{decode("Label"), `"ab"`, "*marks.Label", ""},
-		{decode("Symbol"), `"node-1"`, "", "anyOf"},
-		{decode("Symbol"), `"node-2"`, "*marks.Symbol", ""},
-		{field("blend"), `null`, "marks.BlendNull", ""},
-		{field("blend"), `"screen"`, "marks.BlendString", ""},
-		{field("blend"), `"normal"`, "", "normal"},
-		{field("blend"), `{"expr":"b"}`, "*marks.ExprRef", ""},
-		{field("blend"), `3`, "", "null or string or object"},
-		{field("fontWeight"), `600`, "marks.FontWeightInteger", ""},
-		{field("fontWeight"), `"bold"`, "marks.FontWeightString", ""},
-		{field("fontWeight"), `{"expr":"w"}`, "*marks.ExprRef", ""},
-		{field("anchor"), `null`, "marks.BlendNull", ""},
-		{field("anchor"), `"end"`, "marks.TitleAnchorString", ""},
-		{field("unitOrExpr"), `"team"`, "marks.MarkConfigUnitOrExprString", ""},
-		{decode("Datum"), `"x"`, "marks.DatumString", ""},
-		{decode("Datum"), `null`, "marks.BlendNull", ""},
-		{decode("Datum"), `{"expr":"d"}`, "*marks.ExprRef", ""},
-		{decode("Datum"), `{"month":2}`, "*marks.DateTime", ""},
-		{decode("Datum"), `{"month":13}`, "", "/month"},
-		{decode("Datum"), `[1]`, "", "array"},
-	} {
+	checkDecoded(t, []decodeCase{
+		{decode("Color"), `"anything"`, reflect.TypeFor[*marks.Color](), ""},
+		{decode("Color"), `3`, nil, "string"},
+		{decode("TimeUnit"), `"utcmonth"`, reflect.TypeFor[*marks.TimeUnit](), ""},
+		{decode("TimeUnit"), `"decade"`, nil, "decade"},
+		{decode("Level"), `600`, reflect.TypeFor[*marks.Level](), ""},
+		{decode("Level"), `2`, nil, "2"},
+		{decode("Shape"), `"oval"`, reflect.TypeFor[*marks.Shape](), ""},
+		{decode("Shape"), `"circle"`, nil, "oneOf"},
+		{decode("Label"), `"x"`, nil, "oneOf"},
+		{decode("Label"), `"ab"`, reflect.TypeFor[*marks.Label](), ""},
+		{decode("Symbol"), `"node-1"`, nil, "anyOf"},
+		{decode("Symbol"), `"node-2"`, reflect.TypeFor[*marks.Symbol](), ""},
+		{field("blend"), `null`, reflect.TypeFor[marks.BlendNull](), ""},
+		{field("blend"), `"screen"`, reflect.TypeFor[marks.BlendString](), ""},
+		{field("blend"), `"normal"`, nil, "normal"},
+		{field("blend"), `{"expr":"b"}`, reflect.TypeFor[*marks.ExprRef](), ""},
+		{field("blend"), `3`, nil, "null or string or object"},
+		{field("fontWeight"), `600`, reflect.TypeFor[marks.FontWeightInteger](), ""},
+		{field("fontWeight"), `"bold"`, reflect.TypeFor[marks.FontWeightString](), ""},
+		{field("fontWeight"), `{"expr":"w"}`, reflect.TypeFor[*marks.ExprRef](), ""},
+		{field("anchor"), `null`, reflect.TypeFor[marks.TitleAnchorNull](), ""},
+		{field("anchor"), `"end"`, reflect.TypeFor[marks.TitleAnchorString](), ""},
+		{field("unitOrExpr"), `"team"`, reflect.TypeFor[marks.MarkConfigUnitOrExprString](), ""},
+		{decode("Datum"), `"x"`, reflect.TypeFor[marks.DatumString](), ""},
+		{decode("Datum"), `null`, reflect.TypeFor[marks.DatumNull](), ""},
+		{decode("Datum"), `{"expr":"d"}`, reflect.TypeFor[*marks.ExprRef](), ""},
+		{decode("Datum"), `{"month":2}`, reflect.TypeFor[*marks.DateTime](), ""},
+		{decode("Datum"), `{"month":13}`, nil, "/month"},
+		{decode("Datum"), `[1]`, nil, "array"},
+	})
+}
+
+// decodeCase is a value, how to decode and validate it, the Go type it
+// must decode to (nil: it must fail) and a substring of its error ("" for
+// a valid value).
+type decodeCase struct {
+	decode func(string) (any, error)
+	in     string
+	want   reflect.Type // an alias names the type it stands for
+	err    string
+}
+
+// checkDecoded decodes and validates each case's value.
+func checkDecoded(t *testing.T, cases []decodeCase) {
+	t.Helper()
+	for _, c := range cases {
 		got, err := c.decode(c.in)
-		if c.want != "" {
-			if g := fmt.Sprintf("%T", got); g != c.want {
-				t.Errorf("%s decoded as %s, want %s (%v)", c.in, g, c.want, err)
+		if c.want != nil {
+			if g := reflect.TypeOf(got); g != c.want {
+				t.Errorf("%s decoded as %v, want %v (%v)", c.in, g, c.want, err)
 			}
 		}
 		switch {

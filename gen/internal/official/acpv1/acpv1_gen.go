@@ -3948,7 +3948,7 @@ type AgentClientProtocolClientNotification struct {
 // objects, by required members: the first variant (most required members
 // first) whose required members are all present. Its variants are
 // ClientNotificationParamsCancelNotification,
-// ClientNotificationParamsExtNotification.
+// AgentNotificationParamsExtNotification.
 type ClientNotificationParams interface {
 	isClientNotificationParams()
 }
@@ -3991,10 +3991,10 @@ type ClientNotificationParamsCancelNotification struct {
 //
 // See protocol docs:
 // [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-type ClientNotificationParamsExtNotification struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
+//
+// It is AgentNotificationParamsExtNotification: their schemas ask the same of
+// a value.
+type ClientNotificationParamsExtNotification = AgentNotificationParamsExtNotification
 
 // AgentClientProtocolProtocolLevel is a message (request, response, or
 // notification) with `"jsonrpc": "2.0"` specified as
@@ -26004,6 +26004,8 @@ func (x AgentNotificationParamsCompleteElicitationNotification) MarshalJSON() ([
 
 func (*AgentNotificationParamsExtNotification) isAgentNotificationParams() {}
 
+func (*AgentNotificationParamsExtNotification) isClientNotificationParams() {}
+
 // DecodeWire decodes the value from d.
 func (x *AgentNotificationParamsExtNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -34695,7 +34697,7 @@ func decodeClientNotificationParamsByTrial(d *wire.Decoder, set uint64) (ClientN
 		}
 	}
 	if set&uint64(0x0) == uint64(0x0) {
-		v := new(ClientNotificationParamsExtNotification)
+		v := new(AgentNotificationParamsExtNotification)
 		if err := wire.UnmarshalOwned(raw, v); err != nil {
 			if first == nil {
 				first = err
@@ -34748,7 +34750,7 @@ func DecodeClientNotificationParams(d *wire.Decoder) (ClientNotificationParams, 
 			return v, nil
 		}
 		if set&uint64(0x0) == uint64(0x0) {
-			v := new(ClientNotificationParamsExtNotification)
+			v := new(AgentNotificationParamsExtNotification)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -34757,7 +34759,7 @@ func DecodeClientNotificationParams(d *wire.Decoder) (ClientNotificationParams, 
 		return nil, &wire.Error{
 			Code:    wire.CodeTag,
 			Keyword: "required",
-			Msg:     "the object has the required members of no variant: ClientNotificationParamsCancelNotification (sessionId); ClientNotificationParamsExtNotification ()",
+			Msg:     "the object has the required members of no variant: ClientNotificationParamsCancelNotification (sessionId); AgentNotificationParamsExtNotification ()",
 			Offset:  d.Offset(),
 		}
 	}
@@ -34773,7 +34775,7 @@ func EncodeClientNotificationParams(e *wire.Encoder, v ClientNotificationParams)
 			return
 		}
 		v.EncodeWire(e)
-	case *ClientNotificationParamsExtNotification:
+	case *AgentNotificationParamsExtNotification:
 		if v == nil {
 			e.Null()
 			return
@@ -34791,7 +34793,7 @@ func CheckClientNotificationParams(c *wire.Checker, p string, v ClientNotificati
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *ClientNotificationParamsExtNotification:
+	case *AgentNotificationParamsExtNotification:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -34938,78 +34940,6 @@ func (x *ClientNotificationParamsCancelNotification) UnmarshalJSON(data []byte) 
 
 // MarshalJSON encodes the value.
 func (x ClientNotificationParamsCancelNotification) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*ClientNotificationParamsExtNotification) isClientNotificationParams() {}
-
-// DecodeWire decodes the value from d.
-func (x *ClientNotificationParamsExtNotification) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ClientNotificationParamsExtNotification{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ClientNotificationParamsExtNotification) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ClientNotificationParamsExtNotification) EncodeWireFields(e *wire.Encoder) {
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ClientNotificationParamsExtNotification) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ClientNotificationParamsExtNotification) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ClientNotificationParamsExtNotification) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ClientNotificationParamsExtNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 

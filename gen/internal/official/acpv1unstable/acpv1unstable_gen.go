@@ -5916,7 +5916,7 @@ type AgentClientProtocolClientNotification struct {
 // first) whose required members are all present. Its variants are
 // ClientNotificationParamsMessageMCPNotification,
 // ClientNotificationParamsCancelNotification,
-// ClientNotificationParamsExtNotification.
+// AgentNotificationParamsExtNotification.
 type ClientNotificationParams interface {
 	isClientNotificationParams()
 }
@@ -5989,10 +5989,10 @@ type ClientNotificationParamsMessageMCPNotification struct {
 //
 // See protocol docs:
 // [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-type ClientNotificationParamsExtNotification struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
+//
+// It is AgentNotificationParamsExtNotification: their schemas ask the same of
+// a value.
+type ClientNotificationParamsExtNotification = AgentNotificationParamsExtNotification
 
 // AgentClientProtocolProtocolLevel is a message (request, response, or
 // notification) with `"jsonrpc": "2.0"` specified as
@@ -6174,7 +6174,7 @@ type ProxyResponseResult struct {
 // objects, by required members: the first variant (most required members
 // first) whose required members are all present. Its variants are
 // ProxyResponseResultResultInitializeProxyResponse,
-// ProxyResponseResultResultProxySuccessorResponse.
+// AgentNotificationParamsExtNotification.
 type ProxyResponseResultResult interface {
 	isProxyResponseResultResult()
 }
@@ -6210,10 +6210,10 @@ type ProxyResponseResultResultInitializeProxyResponse struct {
 
 // ProxyResponseResultResultProxySuccessorResponse is the successful result
 // returned for a `proxy/successor` request.
-type ProxyResponseResultResultProxySuccessorResponse struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
+//
+// It is AgentNotificationParamsExtNotification: their schemas ask the same of
+// a value.
+type ProxyResponseResultResultProxySuccessorResponse = AgentNotificationParamsExtNotification
 
 // ProxyResponseError is a failed JSON-RPC response.
 type ProxyResponseError struct {
@@ -36835,6 +36835,10 @@ func (x AgentNotificationParamsAuthStatusUpdateNotification) MarshalJSON() ([]by
 
 func (*AgentNotificationParamsExtNotification) isAgentNotificationParams() {}
 
+func (*AgentNotificationParamsExtNotification) isClientNotificationParams() {}
+
+func (*AgentNotificationParamsExtNotification) isProxyResponseResultResult() {}
+
 // DecodeWire decodes the value from d.
 func (x *AgentNotificationParamsExtNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -48472,7 +48476,7 @@ func decodeClientNotificationParamsByTrial(d *wire.Decoder, set uint64) (ClientN
 		}
 	}
 	if set&uint64(0x0) == uint64(0x0) {
-		v := new(ClientNotificationParamsExtNotification)
+		v := new(AgentNotificationParamsExtNotification)
 		if err := wire.UnmarshalOwned(raw, v); err != nil {
 			if first == nil {
 				first = err
@@ -48535,7 +48539,7 @@ func DecodeClientNotificationParams(d *wire.Decoder) (ClientNotificationParams, 
 			return v, nil
 		}
 		if set&uint64(0x0) == uint64(0x0) {
-			v := new(ClientNotificationParamsExtNotification)
+			v := new(AgentNotificationParamsExtNotification)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -48544,7 +48548,7 @@ func DecodeClientNotificationParams(d *wire.Decoder) (ClientNotificationParams, 
 		return nil, &wire.Error{
 			Code:    wire.CodeTag,
 			Keyword: "required",
-			Msg:     "the object has the required members of no variant: ClientNotificationParamsMessageMCPNotification (method, requestId, serverId); ClientNotificationParamsCancelNotification (sessionId); ClientNotificationParamsExtNotification ()",
+			Msg:     "the object has the required members of no variant: ClientNotificationParamsMessageMCPNotification (method, requestId, serverId); ClientNotificationParamsCancelNotification (sessionId); AgentNotificationParamsExtNotification ()",
 			Offset:  d.Offset(),
 		}
 	}
@@ -48566,7 +48570,7 @@ func EncodeClientNotificationParams(e *wire.Encoder, v ClientNotificationParams)
 			return
 		}
 		v.EncodeWire(e)
-	case *ClientNotificationParamsExtNotification:
+	case *AgentNotificationParamsExtNotification:
 		if v == nil {
 			e.Null()
 			return
@@ -48588,7 +48592,7 @@ func CheckClientNotificationParams(c *wire.Checker, p string, v ClientNotificati
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *ClientNotificationParamsExtNotification:
+	case *AgentNotificationParamsExtNotification:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -48914,78 +48918,6 @@ func (x *ClientNotificationParamsMessageMCPNotification) UnmarshalJSON(data []by
 
 // MarshalJSON encodes the value.
 func (x ClientNotificationParamsMessageMCPNotification) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*ClientNotificationParamsExtNotification) isClientNotificationParams() {}
-
-// DecodeWire decodes the value from d.
-func (x *ClientNotificationParamsExtNotification) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ClientNotificationParamsExtNotification{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ClientNotificationParamsExtNotification) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ClientNotificationParamsExtNotification) EncodeWireFields(e *wire.Encoder) {
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ClientNotificationParamsExtNotification) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ClientNotificationParamsExtNotification) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ClientNotificationParamsExtNotification) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ClientNotificationParamsExtNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -50508,7 +50440,7 @@ func decodeProxyResponseResultResultByTrial(d *wire.Decoder, set uint64) (ProxyR
 		}
 	}
 	if set&uint64(0x0) == uint64(0x0) {
-		v := new(ProxyResponseResultResultProxySuccessorResponse)
+		v := new(AgentNotificationParamsExtNotification)
 		if err := wire.UnmarshalOwned(raw, v); err != nil {
 			if first == nil {
 				first = err
@@ -50561,7 +50493,7 @@ func DecodeProxyResponseResultResult(d *wire.Decoder) (ProxyResponseResultResult
 			return v, nil
 		}
 		if set&uint64(0x0) == uint64(0x0) {
-			v := new(ProxyResponseResultResultProxySuccessorResponse)
+			v := new(AgentNotificationParamsExtNotification)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -50570,7 +50502,7 @@ func DecodeProxyResponseResultResult(d *wire.Decoder) (ProxyResponseResultResult
 		return nil, &wire.Error{
 			Code:    wire.CodeTag,
 			Keyword: "required",
-			Msg:     "the object has the required members of no variant: ProxyResponseResultResultInitializeProxyResponse (protocolVersion); ProxyResponseResultResultProxySuccessorResponse ()",
+			Msg:     "the object has the required members of no variant: ProxyResponseResultResultInitializeProxyResponse (protocolVersion); AgentNotificationParamsExtNotification ()",
 			Offset:  d.Offset(),
 		}
 	}
@@ -50586,7 +50518,7 @@ func EncodeProxyResponseResultResult(e *wire.Encoder, v ProxyResponseResultResul
 			return
 		}
 		v.EncodeWire(e)
-	case *ProxyResponseResultResultProxySuccessorResponse:
+	case *AgentNotificationParamsExtNotification:
 		if v == nil {
 			e.Null()
 			return
@@ -50604,7 +50536,7 @@ func CheckProxyResponseResultResult(c *wire.Checker, p string, v ProxyResponseRe
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *ProxyResponseResultResultProxySuccessorResponse:
+	case *AgentNotificationParamsExtNotification:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -50867,78 +50799,6 @@ func (x *ProxyResponseResultResultInitializeProxyResponse) UnmarshalJSON(data []
 
 // MarshalJSON encodes the value.
 func (x ProxyResponseResultResultInitializeProxyResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*ProxyResponseResultResultProxySuccessorResponse) isProxyResponseResultResult() {}
-
-// DecodeWire decodes the value from d.
-func (x *ProxyResponseResultResultProxySuccessorResponse) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ProxyResponseResultResultProxySuccessorResponse{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ProxyResponseResultResultProxySuccessorResponse) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ProxyResponseResultResultProxySuccessorResponse) EncodeWireFields(e *wire.Encoder) {
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ProxyResponseResultResultProxySuccessorResponse) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ProxyResponseResultResultProxySuccessorResponse) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ProxyResponseResultResultProxySuccessorResponse) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ProxyResponseResultResultProxySuccessorResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 

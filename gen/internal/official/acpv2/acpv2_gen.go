@@ -2853,8 +2853,7 @@ type Notification struct {
 // objects, by required members: the first variant (most required members
 // first) whose required members are all present. Its variants are
 // AgentNotificationParamsUpdateSessionNotification,
-// AgentNotificationParamsCompleteElicitationNotification,
-// AgentNotificationParamsExtNotification.
+// AgentNotificationParamsCompleteElicitationNotification, ExtMethodRequest.
 type AgentNotificationParams interface {
 	isAgentNotificationParams()
 }
@@ -4137,10 +4136,9 @@ type AgentNotificationParamsCompleteElicitationNotification struct {
 //
 // See protocol docs:
 // [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-type AgentNotificationParamsExtNotification struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
+//
+// It is ExtMethodRequest: their schemas ask the same of a value.
+type AgentNotificationParamsExtNotification = ExtMethodRequest
 
 // AgentClientProtocolClient is a message (request, response, or notification)
 // with `"jsonrpc": "2.0"` specified as
@@ -5148,22 +5146,22 @@ type ClientResponseError struct {
 // Required. `null` only when the request's id could not be determined, such as
 // for a parse error or an invalid request.
 //
-// It is a union decided by the JSON type of the value. Its variants are
-// AgentResponseErrorIDNull, ClientResponseErrorIDNumber,
-// ClientResponseErrorIDStr.
-type ClientResponseErrorID interface {
-	isClientResponseErrorID()
-}
+// It is AgentResponseErrorID: their schemas ask the same of a value.
+type ClientResponseErrorID = AgentResponseErrorID
 
 // ClientResponseErrorIDNull is AgentResponseErrorIDNull: their schemas ask the
 // same of a value.
 type ClientResponseErrorIDNull = AgentResponseErrorIDNull
 
 // ClientResponseErrorIDNumber is a numeric request ID.
-type ClientResponseErrorIDNumber int64
+//
+// It is AgentResponseErrorIDNumber: their schemas ask the same of a value.
+type ClientResponseErrorIDNumber = AgentResponseErrorIDNumber
 
 // ClientResponseErrorIDStr is a string request ID.
-type ClientResponseErrorIDStr string
+//
+// It is AgentResponseErrorIDStr: their schemas ask the same of a value.
+type ClientResponseErrorIDStr = AgentResponseErrorIDStr
 
 // AgentClientProtocolClientNotification has no description in its schema.
 type AgentClientProtocolClientNotification struct {
@@ -5187,8 +5185,7 @@ type AgentClientProtocolClientNotification struct {
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
 // first) whose required members are all present. Its variants are
-// ClientNotificationParamsCancelSessionNotification,
-// ClientNotificationParamsExtNotification.
+// ClientNotificationParamsCancelSessionNotification, ExtMethodRequest.
 type ClientNotificationParams interface {
 	isClientNotificationParams()
 }
@@ -5253,10 +5250,9 @@ type ClientNotificationParamsCancelSessionNotification struct {
 //
 // See protocol docs:
 // [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-type ClientNotificationParamsExtNotification struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
+//
+// It is ExtMethodRequest: their schemas ask the same of a value.
+type ClientNotificationParamsExtNotification = ExtMethodRequest
 
 // AgentClientProtocolProtocolLevel is a message (request, response, or
 // notification) with `"jsonrpc": "2.0"` specified as
@@ -17433,6 +17429,10 @@ func (x ElicitationURLModeRequest) MarshalJSON() ([]byte, error) {
 
 func (*ExtMethodRequest) isAgentRequestParams() {}
 
+func (*ExtMethodRequest) isAgentNotificationParams() {}
+
+func (*ExtMethodRequest) isClientNotificationParams() {}
+
 // DecodeWire decodes the value from d.
 func (x *ExtMethodRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -24948,8 +24948,6 @@ func ValidateAgentResponseErrorID(v AgentResponseErrorID) error {
 
 func (AgentResponseErrorIDNull) isAgentResponseErrorID() {}
 
-func (AgentResponseErrorIDNull) isClientResponseErrorID() {}
-
 func (AgentResponseErrorIDNumber) isAgentResponseErrorID() {}
 
 // DecodeWire decodes the value from d.
@@ -25924,7 +25922,7 @@ func decodeAgentNotificationParamsByTrial(d *wire.Decoder, set uint64) (AgentNot
 		}
 	}
 	if set&uint64(0x0) == uint64(0x0) {
-		v := new(AgentNotificationParamsExtNotification)
+		v := new(ExtMethodRequest)
 		if err := wire.UnmarshalOwned(raw, v); err != nil {
 			if first == nil {
 				first = err
@@ -25987,7 +25985,7 @@ func DecodeAgentNotificationParams(d *wire.Decoder) (AgentNotificationParams, er
 			return v, nil
 		}
 		if set&uint64(0x0) == uint64(0x0) {
-			v := new(AgentNotificationParamsExtNotification)
+			v := new(ExtMethodRequest)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -25996,7 +25994,7 @@ func DecodeAgentNotificationParams(d *wire.Decoder) (AgentNotificationParams, er
 		return nil, &wire.Error{
 			Code:    wire.CodeTag,
 			Keyword: "required",
-			Msg:     "the object has the required members of no variant: AgentNotificationParamsUpdateSessionNotification (sessionId, update); AgentNotificationParamsCompleteElicitationNotification (elicitationId); AgentNotificationParamsExtNotification ()",
+			Msg:     "the object has the required members of no variant: AgentNotificationParamsUpdateSessionNotification (sessionId, update); AgentNotificationParamsCompleteElicitationNotification (elicitationId); ExtMethodRequest ()",
 			Offset:  d.Offset(),
 		}
 	}
@@ -26018,7 +26016,7 @@ func EncodeAgentNotificationParams(e *wire.Encoder, v AgentNotificationParams) {
 			return
 		}
 		v.EncodeWire(e)
-	case *AgentNotificationParamsExtNotification:
+	case *ExtMethodRequest:
 		if v == nil {
 			e.Null()
 			return
@@ -26040,7 +26038,7 @@ func CheckAgentNotificationParams(c *wire.Checker, p string, v AgentNotification
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *AgentNotificationParamsExtNotification:
+	case *ExtMethodRequest:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -33920,78 +33918,6 @@ func (x AgentNotificationParamsCompleteElicitationNotification) MarshalJSON() ([
 	return wire.Marshal(&x)
 }
 
-func (*AgentNotificationParamsExtNotification) isAgentNotificationParams() {}
-
-// DecodeWire decodes the value from d.
-func (x *AgentNotificationParamsExtNotification) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = AgentNotificationParamsExtNotification{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *AgentNotificationParamsExtNotification) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *AgentNotificationParamsExtNotification) EncodeWireFields(e *wire.Encoder) {
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentNotificationParamsExtNotification) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentNotificationParamsExtNotification) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentNotificationParamsExtNotification) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x AgentNotificationParamsExtNotification) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
 // decodeAgentClientProtocolClientByTrial decodes an object that has the required members of several
 // variants: the first it decodes into and passes Validate as, else the first it
 // decodes into (Validate then says what is wrong), else the first one's error.
@@ -40510,7 +40436,7 @@ func (x *ClientResponseError) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			{
-				v0, err := DecodeClientResponseErrorID(d)
+				v0, err := DecodeAgentResponseErrorID(d)
 				if err != nil {
 					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
 						return err
@@ -40570,7 +40496,7 @@ func (x *ClientResponseError) EncodeWire(e *wire.Encoder) {
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *ClientResponseError) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"id\":")
-	EncodeClientResponseErrorID(e, x.ID)
+	EncodeAgentResponseErrorID(e, x.ID)
 	e.RawKey("\"error\":")
 	x.Error.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -40582,7 +40508,7 @@ func (x *ClientResponseError) CheckWire(c *wire.Checker, p string) {
 		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
-		CheckClientResponseErrorID(c, p, x.ID)
+		CheckAgentResponseErrorID(c, p, x.ID)
 	}
 	{
 		p := c.Join(p, "error")
@@ -40604,163 +40530,6 @@ func (x *ClientResponseError) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x ClientResponseError) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeClientResponseErrorID decodes a ClientResponseErrorID from d.
-func DecodeClientResponseErrorID(d *wire.Decoder) (ClientResponseErrorID, error) {
-	switch d.Kind() {
-	case wire.KindNull:
-		if err := d.Skip(); err != nil {
-			return nil, err
-		}
-		return AgentResponseErrorIDNull{}, nil
-	case wire.KindNumber:
-		v := new(ClientResponseErrorIDNumber)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return *v, nil
-	case wire.KindString:
-		v := new(ClientResponseErrorIDStr)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return *v, nil
-	}
-	return nil, d.TypeError("null or integer or string")
-}
-
-// EncodeClientResponseErrorID encodes v to e; a nil v is null.
-func EncodeClientResponseErrorID(e *wire.Encoder, v ClientResponseErrorID) {
-	switch v := v.(type) {
-	case AgentResponseErrorIDNull:
-		e.Null()
-	case ClientResponseErrorIDNumber:
-		v.EncodeWire(e)
-	case ClientResponseErrorIDStr:
-		v.EncodeWire(e)
-	default:
-		e.Null()
-	}
-}
-
-// CheckClientResponseErrorID records in c every constraint v breaks, under the JSON pointer p.
-func CheckClientResponseErrorID(c *wire.Checker, p string, v ClientResponseErrorID) {
-	switch v := v.(type) {
-	case ClientResponseErrorIDNumber:
-		v.CheckWire(c, p)
-	case ClientResponseErrorIDStr:
-		v.CheckWire(c, p)
-	}
-}
-
-// UnmarshalClientResponseErrorID decodes a ClientResponseErrorID from data, strictly.
-func UnmarshalClientResponseErrorID(data []byte) (ClientResponseErrorID, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeClientResponseErrorID(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalClientResponseErrorID encodes v.
-func MarshalClientResponseErrorID(v ClientResponseErrorID) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeClientResponseErrorID(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateClientResponseErrorID checks v against its schema's constraints and returns every violation.
-func ValidateClientResponseErrorID(v ClientResponseErrorID) error {
-	var c wire.Checker
-	CheckClientResponseErrorID(&c, "", v)
-	return c.Err()
-}
-
-func (ClientResponseErrorIDNumber) isClientResponseErrorID() {}
-
-// DecodeWire decodes the value from d.
-func (x *ClientResponseErrorIDNumber) DecodeWire(d *wire.Decoder) error {
-	var v int64
-	{
-		v1, err := d.Int64()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ClientResponseErrorIDNumber(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ClientResponseErrorIDNumber) EncodeWire(e *wire.Encoder) {
-	v := int64(*x)
-	e.Int64(int64(v))
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ClientResponseErrorIDNumber) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ClientResponseErrorIDNumber) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ClientResponseErrorIDNumber) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ClientResponseErrorIDNumber) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (ClientResponseErrorIDStr) isClientResponseErrorID() {}
-
-// DecodeWire decodes the value from d.
-func (x *ClientResponseErrorIDStr) DecodeWire(d *wire.Decoder) error {
-	var v string
-	{
-		v1, err := d.String()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ClientResponseErrorIDStr(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ClientResponseErrorIDStr) EncodeWire(e *wire.Encoder) {
-	v := string(*x)
-	e.String(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ClientResponseErrorIDStr) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ClientResponseErrorIDStr) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ClientResponseErrorIDStr) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ClientResponseErrorIDStr) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -40931,7 +40700,7 @@ func decodeClientNotificationParamsByTrial(d *wire.Decoder, set uint64) (ClientN
 		}
 	}
 	if set&uint64(0x0) == uint64(0x0) {
-		v := new(ClientNotificationParamsExtNotification)
+		v := new(ExtMethodRequest)
 		if err := wire.UnmarshalOwned(raw, v); err != nil {
 			if first == nil {
 				first = err
@@ -40984,7 +40753,7 @@ func DecodeClientNotificationParams(d *wire.Decoder) (ClientNotificationParams, 
 			return v, nil
 		}
 		if set&uint64(0x0) == uint64(0x0) {
-			v := new(ClientNotificationParamsExtNotification)
+			v := new(ExtMethodRequest)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -40993,7 +40762,7 @@ func DecodeClientNotificationParams(d *wire.Decoder) (ClientNotificationParams, 
 		return nil, &wire.Error{
 			Code:    wire.CodeTag,
 			Keyword: "required",
-			Msg:     "the object has the required members of no variant: ClientNotificationParamsCancelSessionNotification (sessionId); ClientNotificationParamsExtNotification ()",
+			Msg:     "the object has the required members of no variant: ClientNotificationParamsCancelSessionNotification (sessionId); ExtMethodRequest ()",
 			Offset:  d.Offset(),
 		}
 	}
@@ -41009,7 +40778,7 @@ func EncodeClientNotificationParams(e *wire.Encoder, v ClientNotificationParams)
 			return
 		}
 		v.EncodeWire(e)
-	case *ClientNotificationParamsExtNotification:
+	case *ExtMethodRequest:
 		if v == nil {
 			e.Null()
 			return
@@ -41027,7 +40796,7 @@ func CheckClientNotificationParams(c *wire.Checker, p string, v ClientNotificati
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *ClientNotificationParamsExtNotification:
+	case *ExtMethodRequest:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -41174,78 +40943,6 @@ func (x *ClientNotificationParamsCancelSessionNotification) UnmarshalJSON(data [
 
 // MarshalJSON encodes the value.
 func (x ClientNotificationParamsCancelSessionNotification) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*ClientNotificationParamsExtNotification) isClientNotificationParams() {}
-
-// DecodeWire decodes the value from d.
-func (x *ClientNotificationParamsExtNotification) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ClientNotificationParamsExtNotification{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ClientNotificationParamsExtNotification) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ClientNotificationParamsExtNotification) EncodeWireFields(e *wire.Encoder) {
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ClientNotificationParamsExtNotification) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ClientNotificationParamsExtNotification) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ClientNotificationParamsExtNotification) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ClientNotificationParamsExtNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -44312,7 +44009,7 @@ func completeAgentNotificationParams(v AgentNotificationParams) bool {
 		return false
 	case *AgentNotificationParamsCompleteElicitationNotification:
 		return true
-	case *AgentNotificationParamsExtNotification:
+	case *ExtMethodRequest:
 		return true
 	}
 	return false

@@ -4323,8 +4323,7 @@ type Notification struct {
 // first) whose required members are all present. Its variants are
 // AgentNotificationParamsUpdateSessionNotification,
 // AgentNotificationParamsCompleteElicitationNotification,
-// AgentNotificationParamsAuthStatusUpdateNotification,
-// AgentNotificationParamsExtNotification.
+// AgentNotificationParamsAuthStatusUpdateNotification, ExtMethodRequest.
 type AgentNotificationParams interface {
 	isAgentNotificationParams()
 }
@@ -5456,10 +5455,9 @@ type AgentNotificationParamsAuthStatusUpdateNotification struct {
 //
 // See protocol docs:
 // [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-type AgentNotificationParamsExtNotification struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
+//
+// It is ExtMethodRequest: their schemas ask the same of a value.
+type AgentNotificationParamsExtNotification = ExtMethodRequest
 
 // AgentClientProtocolClient is a message (request, response, or notification)
 // with `"jsonrpc": "2.0"` specified as
@@ -6973,22 +6971,22 @@ type ClientResponseError struct {
 // Required. `null` only when the request's id could not be determined, such as
 // for a parse error or an invalid request.
 //
-// It is a union decided by the JSON type of the value. Its variants are
-// AgentResponseErrorIDNull, ClientResponseErrorIDNumber,
-// ClientResponseErrorIDStr.
-type ClientResponseErrorID interface {
-	isClientResponseErrorID()
-}
+// It is AgentResponseErrorID: their schemas ask the same of a value.
+type ClientResponseErrorID = AgentResponseErrorID
 
 // ClientResponseErrorIDNull is AgentResponseErrorIDNull: their schemas ask the
 // same of a value.
 type ClientResponseErrorIDNull = AgentResponseErrorIDNull
 
 // ClientResponseErrorIDNumber is a numeric request ID.
-type ClientResponseErrorIDNumber int64
+//
+// It is AgentResponseErrorIDNumber: their schemas ask the same of a value.
+type ClientResponseErrorIDNumber = AgentResponseErrorIDNumber
 
 // ClientResponseErrorIDStr is a string request ID.
-type ClientResponseErrorIDStr string
+//
+// It is AgentResponseErrorIDStr: their schemas ask the same of a value.
+type ClientResponseErrorIDStr = AgentResponseErrorIDStr
 
 // AgentClientProtocolClientNotification has no description in its schema.
 type AgentClientProtocolClientNotification struct {
@@ -7013,8 +7011,7 @@ type AgentClientProtocolClientNotification struct {
 // objects, by required members: the first variant (most required members
 // first) whose required members are all present. Its variants are
 // ClientNotificationParamsMessageMCPNotification,
-// ClientNotificationParamsCancelSessionNotification,
-// ClientNotificationParamsExtNotification.
+// ClientNotificationParamsCancelSessionNotification, ExtMethodRequest.
 type ClientNotificationParams interface {
 	isClientNotificationParams()
 }
@@ -7108,10 +7105,9 @@ type ClientNotificationParamsMessageMCPNotification struct {
 //
 // See protocol docs:
 // [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-type ClientNotificationParamsExtNotification struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
+//
+// It is ExtMethodRequest: their schemas ask the same of a value.
+type ClientNotificationParamsExtNotification = ExtMethodRequest
 
 // AgentClientProtocolProtocolLevel is a message (request, response, or
 // notification) with `"jsonrpc": "2.0"` specified as
@@ -7292,8 +7288,7 @@ type ProxyResponseResult struct {
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
 // first) whose required members are all present. Its variants are
-// ProxyResponseResultResultInitializeProxyResponse,
-// ProxyResponseResultResultProxySuccessorResponse.
+// ProxyResponseResultResultInitializeProxyResponse, ExtMethodRequest.
 type ProxyResponseResultResult interface {
 	isProxyResponseResultResult()
 }
@@ -7333,10 +7328,9 @@ type ProxyResponseResultResultInitializeProxyResponse struct {
 
 // ProxyResponseResultResultProxySuccessorResponse is the successful result
 // returned for a `proxy/successor` request.
-type ProxyResponseResultResultProxySuccessorResponse struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
+//
+// It is ExtMethodRequest: their schemas ask the same of a value.
+type ProxyResponseResultResultProxySuccessorResponse = ExtMethodRequest
 
 // ProxyResponseError is a failed JSON-RPC response.
 type ProxyResponseError struct {
@@ -7356,22 +7350,22 @@ type ProxyResponseError struct {
 // Required. `null` only when the request's id could not be determined, such as
 // for a parse error or an invalid request.
 //
-// It is a union decided by the JSON type of the value. Its variants are
-// AgentResponseErrorIDNull, ProxyResponseErrorIDNumber,
-// ProxyResponseErrorIDStr.
-type ProxyResponseErrorID interface {
-	isProxyResponseErrorID()
-}
+// It is AgentResponseErrorID: their schemas ask the same of a value.
+type ProxyResponseErrorID = AgentResponseErrorID
 
 // ProxyResponseErrorIDNull is AgentResponseErrorIDNull: their schemas ask the
 // same of a value.
 type ProxyResponseErrorIDNull = AgentResponseErrorIDNull
 
 // ProxyResponseErrorIDNumber is a numeric request ID.
-type ProxyResponseErrorIDNumber int64
+//
+// It is AgentResponseErrorIDNumber: their schemas ask the same of a value.
+type ProxyResponseErrorIDNumber = AgentResponseErrorIDNumber
 
 // ProxyResponseErrorIDStr is a string request ID.
-type ProxyResponseErrorIDStr string
+//
+// It is AgentResponseErrorIDStr: their schemas ask the same of a value.
+type ProxyResponseErrorIDStr = AgentResponseErrorIDStr
 
 // AgentClientProtocolProxyNotification has no description in its schema.
 type AgentClientProtocolProxyNotification struct {
@@ -20104,6 +20098,12 @@ func (x MCPRequestID) MarshalJSON() ([]byte, error) {
 }
 
 func (*ExtMethodRequest) isAgentRequestParams() {}
+
+func (*ExtMethodRequest) isAgentNotificationParams() {}
+
+func (*ExtMethodRequest) isClientNotificationParams() {}
+
+func (*ExtMethodRequest) isProxyResponseResultResult() {}
 
 // DecodeWire decodes the value from d.
 func (x *ExtMethodRequest) DecodeWire(d *wire.Decoder) error {
@@ -35519,10 +35519,6 @@ func ValidateAgentResponseErrorID(v AgentResponseErrorID) error {
 
 func (AgentResponseErrorIDNull) isAgentResponseErrorID() {}
 
-func (AgentResponseErrorIDNull) isClientResponseErrorID() {}
-
-func (AgentResponseErrorIDNull) isProxyResponseErrorID() {}
-
 func (AgentResponseErrorIDNumber) isAgentResponseErrorID() {}
 
 // DecodeWire decodes the value from d.
@@ -35808,7 +35804,7 @@ func decodeAgentNotificationParamsByTrial(d *wire.Decoder, set uint64) (AgentNot
 		}
 	}
 	if set&uint64(0x0) == uint64(0x0) {
-		v := new(AgentNotificationParamsExtNotification)
+		v := new(ExtMethodRequest)
 		if err := wire.UnmarshalOwned(raw, v); err != nil {
 			if first == nil {
 				first = err
@@ -35881,7 +35877,7 @@ func DecodeAgentNotificationParams(d *wire.Decoder) (AgentNotificationParams, er
 			return v, nil
 		}
 		if set&uint64(0x0) == uint64(0x0) {
-			v := new(AgentNotificationParamsExtNotification)
+			v := new(ExtMethodRequest)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -35890,7 +35886,7 @@ func DecodeAgentNotificationParams(d *wire.Decoder) (AgentNotificationParams, er
 		return nil, &wire.Error{
 			Code:    wire.CodeTag,
 			Keyword: "required",
-			Msg:     "the object has the required members of no variant: AgentNotificationParamsUpdateSessionNotification (sessionId, update); AgentNotificationParamsCompleteElicitationNotification (elicitationId); AgentNotificationParamsAuthStatusUpdateNotification (state); AgentNotificationParamsExtNotification ()",
+			Msg:     "the object has the required members of no variant: AgentNotificationParamsUpdateSessionNotification (sessionId, update); AgentNotificationParamsCompleteElicitationNotification (elicitationId); AgentNotificationParamsAuthStatusUpdateNotification (state); ExtMethodRequest ()",
 			Offset:  d.Offset(),
 		}
 	}
@@ -35918,7 +35914,7 @@ func EncodeAgentNotificationParams(e *wire.Encoder, v AgentNotificationParams) {
 			return
 		}
 		v.EncodeWire(e)
-	case *AgentNotificationParamsExtNotification:
+	case *ExtMethodRequest:
 		if v == nil {
 			e.Null()
 			return
@@ -35944,7 +35940,7 @@ func CheckAgentNotificationParams(c *wire.Checker, p string, v AgentNotification
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *AgentNotificationParamsExtNotification:
+	case *ExtMethodRequest:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -42938,78 +42934,6 @@ func (x *AgentNotificationParamsAuthStatusUpdateNotification) UnmarshalJSON(data
 
 // MarshalJSON encodes the value.
 func (x AgentNotificationParamsAuthStatusUpdateNotification) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*AgentNotificationParamsExtNotification) isAgentNotificationParams() {}
-
-// DecodeWire decodes the value from d.
-func (x *AgentNotificationParamsExtNotification) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = AgentNotificationParamsExtNotification{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *AgentNotificationParamsExtNotification) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *AgentNotificationParamsExtNotification) EncodeWireFields(e *wire.Encoder) {
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentNotificationParamsExtNotification) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentNotificationParamsExtNotification) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentNotificationParamsExtNotification) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x AgentNotificationParamsExtNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -52152,7 +52076,7 @@ func (x *ClientResponseError) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			{
-				v0, err := DecodeClientResponseErrorID(d)
+				v0, err := DecodeAgentResponseErrorID(d)
 				if err != nil {
 					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
 						return err
@@ -52212,7 +52136,7 @@ func (x *ClientResponseError) EncodeWire(e *wire.Encoder) {
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *ClientResponseError) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"id\":")
-	EncodeClientResponseErrorID(e, x.ID)
+	EncodeAgentResponseErrorID(e, x.ID)
 	e.RawKey("\"error\":")
 	x.Error.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -52224,7 +52148,7 @@ func (x *ClientResponseError) CheckWire(c *wire.Checker, p string) {
 		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
-		CheckClientResponseErrorID(c, p, x.ID)
+		CheckAgentResponseErrorID(c, p, x.ID)
 	}
 	{
 		p := c.Join(p, "error")
@@ -52246,163 +52170,6 @@ func (x *ClientResponseError) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x ClientResponseError) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeClientResponseErrorID decodes a ClientResponseErrorID from d.
-func DecodeClientResponseErrorID(d *wire.Decoder) (ClientResponseErrorID, error) {
-	switch d.Kind() {
-	case wire.KindNull:
-		if err := d.Skip(); err != nil {
-			return nil, err
-		}
-		return AgentResponseErrorIDNull{}, nil
-	case wire.KindNumber:
-		v := new(ClientResponseErrorIDNumber)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return *v, nil
-	case wire.KindString:
-		v := new(ClientResponseErrorIDStr)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return *v, nil
-	}
-	return nil, d.TypeError("null or integer or string")
-}
-
-// EncodeClientResponseErrorID encodes v to e; a nil v is null.
-func EncodeClientResponseErrorID(e *wire.Encoder, v ClientResponseErrorID) {
-	switch v := v.(type) {
-	case AgentResponseErrorIDNull:
-		e.Null()
-	case ClientResponseErrorIDNumber:
-		v.EncodeWire(e)
-	case ClientResponseErrorIDStr:
-		v.EncodeWire(e)
-	default:
-		e.Null()
-	}
-}
-
-// CheckClientResponseErrorID records in c every constraint v breaks, under the JSON pointer p.
-func CheckClientResponseErrorID(c *wire.Checker, p string, v ClientResponseErrorID) {
-	switch v := v.(type) {
-	case ClientResponseErrorIDNumber:
-		v.CheckWire(c, p)
-	case ClientResponseErrorIDStr:
-		v.CheckWire(c, p)
-	}
-}
-
-// UnmarshalClientResponseErrorID decodes a ClientResponseErrorID from data, strictly.
-func UnmarshalClientResponseErrorID(data []byte) (ClientResponseErrorID, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeClientResponseErrorID(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalClientResponseErrorID encodes v.
-func MarshalClientResponseErrorID(v ClientResponseErrorID) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeClientResponseErrorID(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateClientResponseErrorID checks v against its schema's constraints and returns every violation.
-func ValidateClientResponseErrorID(v ClientResponseErrorID) error {
-	var c wire.Checker
-	CheckClientResponseErrorID(&c, "", v)
-	return c.Err()
-}
-
-func (ClientResponseErrorIDNumber) isClientResponseErrorID() {}
-
-// DecodeWire decodes the value from d.
-func (x *ClientResponseErrorIDNumber) DecodeWire(d *wire.Decoder) error {
-	var v int64
-	{
-		v1, err := d.Int64()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ClientResponseErrorIDNumber(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ClientResponseErrorIDNumber) EncodeWire(e *wire.Encoder) {
-	v := int64(*x)
-	e.Int64(int64(v))
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ClientResponseErrorIDNumber) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ClientResponseErrorIDNumber) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ClientResponseErrorIDNumber) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ClientResponseErrorIDNumber) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (ClientResponseErrorIDStr) isClientResponseErrorID() {}
-
-// DecodeWire decodes the value from d.
-func (x *ClientResponseErrorIDStr) DecodeWire(d *wire.Decoder) error {
-	var v string
-	{
-		v1, err := d.String()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ClientResponseErrorIDStr(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ClientResponseErrorIDStr) EncodeWire(e *wire.Encoder) {
-	v := string(*x)
-	e.String(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ClientResponseErrorIDStr) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ClientResponseErrorIDStr) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ClientResponseErrorIDStr) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ClientResponseErrorIDStr) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -52590,7 +52357,7 @@ func decodeClientNotificationParamsByTrial(d *wire.Decoder, set uint64) (ClientN
 		}
 	}
 	if set&uint64(0x0) == uint64(0x0) {
-		v := new(ClientNotificationParamsExtNotification)
+		v := new(ExtMethodRequest)
 		if err := wire.UnmarshalOwned(raw, v); err != nil {
 			if first == nil {
 				first = err
@@ -52653,7 +52420,7 @@ func DecodeClientNotificationParams(d *wire.Decoder) (ClientNotificationParams, 
 			return v, nil
 		}
 		if set&uint64(0x0) == uint64(0x0) {
-			v := new(ClientNotificationParamsExtNotification)
+			v := new(ExtMethodRequest)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -52662,7 +52429,7 @@ func DecodeClientNotificationParams(d *wire.Decoder) (ClientNotificationParams, 
 		return nil, &wire.Error{
 			Code:    wire.CodeTag,
 			Keyword: "required",
-			Msg:     "the object has the required members of no variant: ClientNotificationParamsMessageMCPNotification (method, requestId, serverId); ClientNotificationParamsCancelSessionNotification (sessionId); ClientNotificationParamsExtNotification ()",
+			Msg:     "the object has the required members of no variant: ClientNotificationParamsMessageMCPNotification (method, requestId, serverId); ClientNotificationParamsCancelSessionNotification (sessionId); ExtMethodRequest ()",
 			Offset:  d.Offset(),
 		}
 	}
@@ -52684,7 +52451,7 @@ func EncodeClientNotificationParams(e *wire.Encoder, v ClientNotificationParams)
 			return
 		}
 		v.EncodeWire(e)
-	case *ClientNotificationParamsExtNotification:
+	case *ExtMethodRequest:
 		if v == nil {
 			e.Null()
 			return
@@ -52706,7 +52473,7 @@ func CheckClientNotificationParams(c *wire.Checker, p string, v ClientNotificati
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *ClientNotificationParamsExtNotification:
+	case *ExtMethodRequest:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -53032,78 +52799,6 @@ func (x *ClientNotificationParamsMessageMCPNotification) UnmarshalJSON(data []by
 
 // MarshalJSON encodes the value.
 func (x ClientNotificationParamsMessageMCPNotification) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*ClientNotificationParamsExtNotification) isClientNotificationParams() {}
-
-// DecodeWire decodes the value from d.
-func (x *ClientNotificationParamsExtNotification) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ClientNotificationParamsExtNotification{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ClientNotificationParamsExtNotification) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ClientNotificationParamsExtNotification) EncodeWireFields(e *wire.Encoder) {
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ClientNotificationParamsExtNotification) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ClientNotificationParamsExtNotification) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ClientNotificationParamsExtNotification) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ClientNotificationParamsExtNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -54609,7 +54304,7 @@ func decodeProxyResponseResultResultByTrial(d *wire.Decoder, set uint64) (ProxyR
 		}
 	}
 	if set&uint64(0x0) == uint64(0x0) {
-		v := new(ProxyResponseResultResultProxySuccessorResponse)
+		v := new(ExtMethodRequest)
 		if err := wire.UnmarshalOwned(raw, v); err != nil {
 			if first == nil {
 				first = err
@@ -54662,7 +54357,7 @@ func DecodeProxyResponseResultResult(d *wire.Decoder) (ProxyResponseResultResult
 			return v, nil
 		}
 		if set&uint64(0x0) == uint64(0x0) {
-			v := new(ProxyResponseResultResultProxySuccessorResponse)
+			v := new(ExtMethodRequest)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -54671,7 +54366,7 @@ func DecodeProxyResponseResultResult(d *wire.Decoder) (ProxyResponseResultResult
 		return nil, &wire.Error{
 			Code:    wire.CodeTag,
 			Keyword: "required",
-			Msg:     "the object has the required members of no variant: ProxyResponseResultResultInitializeProxyResponse (info, protocolVersion); ProxyResponseResultResultProxySuccessorResponse ()",
+			Msg:     "the object has the required members of no variant: ProxyResponseResultResultInitializeProxyResponse (info, protocolVersion); ExtMethodRequest ()",
 			Offset:  d.Offset(),
 		}
 	}
@@ -54687,7 +54382,7 @@ func EncodeProxyResponseResultResult(e *wire.Encoder, v ProxyResponseResultResul
 			return
 		}
 		v.EncodeWire(e)
-	case *ProxyResponseResultResultProxySuccessorResponse:
+	case *ExtMethodRequest:
 		if v == nil {
 			e.Null()
 			return
@@ -54705,7 +54400,7 @@ func CheckProxyResponseResultResult(c *wire.Checker, p string, v ProxyResponseRe
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *ProxyResponseResultResultProxySuccessorResponse:
+	case *ExtMethodRequest:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -54954,78 +54649,6 @@ func (x ProxyResponseResultResultInitializeProxyResponse) MarshalJSON() ([]byte,
 	return wire.Marshal(&x)
 }
 
-func (*ProxyResponseResultResultProxySuccessorResponse) isProxyResponseResultResult() {}
-
-// DecodeWire decodes the value from d.
-func (x *ProxyResponseResultResultProxySuccessorResponse) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ProxyResponseResultResultProxySuccessorResponse{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ProxyResponseResultResultProxySuccessorResponse) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ProxyResponseResultResultProxySuccessorResponse) EncodeWireFields(e *wire.Encoder) {
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ProxyResponseResultResultProxySuccessorResponse) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ProxyResponseResultResultProxySuccessorResponse) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ProxyResponseResultResultProxySuccessorResponse) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ProxyResponseResultResultProxySuccessorResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
 func (*ProxyResponseError) isProxyResponse() {}
 
 // DecodeWire decodes the value from d.
@@ -55052,7 +54675,7 @@ func (x *ProxyResponseError) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			{
-				v0, err := DecodeProxyResponseErrorID(d)
+				v0, err := DecodeAgentResponseErrorID(d)
 				if err != nil {
 					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
 						return err
@@ -55112,7 +54735,7 @@ func (x *ProxyResponseError) EncodeWire(e *wire.Encoder) {
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *ProxyResponseError) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"id\":")
-	EncodeProxyResponseErrorID(e, x.ID)
+	EncodeAgentResponseErrorID(e, x.ID)
 	e.RawKey("\"error\":")
 	x.Error.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -55124,7 +54747,7 @@ func (x *ProxyResponseError) CheckWire(c *wire.Checker, p string) {
 		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
-		CheckProxyResponseErrorID(c, p, x.ID)
+		CheckAgentResponseErrorID(c, p, x.ID)
 	}
 	{
 		p := c.Join(p, "error")
@@ -55146,163 +54769,6 @@ func (x *ProxyResponseError) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x ProxyResponseError) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// DecodeProxyResponseErrorID decodes a ProxyResponseErrorID from d.
-func DecodeProxyResponseErrorID(d *wire.Decoder) (ProxyResponseErrorID, error) {
-	switch d.Kind() {
-	case wire.KindNull:
-		if err := d.Skip(); err != nil {
-			return nil, err
-		}
-		return AgentResponseErrorIDNull{}, nil
-	case wire.KindNumber:
-		v := new(ProxyResponseErrorIDNumber)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return *v, nil
-	case wire.KindString:
-		v := new(ProxyResponseErrorIDStr)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return *v, nil
-	}
-	return nil, d.TypeError("null or integer or string")
-}
-
-// EncodeProxyResponseErrorID encodes v to e; a nil v is null.
-func EncodeProxyResponseErrorID(e *wire.Encoder, v ProxyResponseErrorID) {
-	switch v := v.(type) {
-	case AgentResponseErrorIDNull:
-		e.Null()
-	case ProxyResponseErrorIDNumber:
-		v.EncodeWire(e)
-	case ProxyResponseErrorIDStr:
-		v.EncodeWire(e)
-	default:
-		e.Null()
-	}
-}
-
-// CheckProxyResponseErrorID records in c every constraint v breaks, under the JSON pointer p.
-func CheckProxyResponseErrorID(c *wire.Checker, p string, v ProxyResponseErrorID) {
-	switch v := v.(type) {
-	case ProxyResponseErrorIDNumber:
-		v.CheckWire(c, p)
-	case ProxyResponseErrorIDStr:
-		v.CheckWire(c, p)
-	}
-}
-
-// UnmarshalProxyResponseErrorID decodes a ProxyResponseErrorID from data, strictly.
-func UnmarshalProxyResponseErrorID(data []byte) (ProxyResponseErrorID, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeProxyResponseErrorID(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalProxyResponseErrorID encodes v.
-func MarshalProxyResponseErrorID(v ProxyResponseErrorID) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeProxyResponseErrorID(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateProxyResponseErrorID checks v against its schema's constraints and returns every violation.
-func ValidateProxyResponseErrorID(v ProxyResponseErrorID) error {
-	var c wire.Checker
-	CheckProxyResponseErrorID(&c, "", v)
-	return c.Err()
-}
-
-func (ProxyResponseErrorIDNumber) isProxyResponseErrorID() {}
-
-// DecodeWire decodes the value from d.
-func (x *ProxyResponseErrorIDNumber) DecodeWire(d *wire.Decoder) error {
-	var v int64
-	{
-		v1, err := d.Int64()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ProxyResponseErrorIDNumber(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ProxyResponseErrorIDNumber) EncodeWire(e *wire.Encoder) {
-	v := int64(*x)
-	e.Int64(int64(v))
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ProxyResponseErrorIDNumber) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ProxyResponseErrorIDNumber) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ProxyResponseErrorIDNumber) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ProxyResponseErrorIDNumber) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (ProxyResponseErrorIDStr) isProxyResponseErrorID() {}
-
-// DecodeWire decodes the value from d.
-func (x *ProxyResponseErrorIDStr) DecodeWire(d *wire.Decoder) error {
-	var v string
-	{
-		v1, err := d.String()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ProxyResponseErrorIDStr(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ProxyResponseErrorIDStr) EncodeWire(e *wire.Encoder) {
-	v := string(*x)
-	e.String(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ProxyResponseErrorIDStr) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ProxyResponseErrorIDStr) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ProxyResponseErrorIDStr) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ProxyResponseErrorIDStr) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -59361,7 +58827,7 @@ func completeAgentNotificationParams(v AgentNotificationParams) bool {
 		return true
 	case *AgentNotificationParamsAuthStatusUpdateNotification:
 		return true
-	case *AgentNotificationParamsExtNotification:
+	case *ExtMethodRequest:
 		return true
 	}
 	return false
