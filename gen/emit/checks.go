@@ -121,8 +121,16 @@ func (g *gen) checkValue(r *model.Ref, expr *jen.Statement, depth int) []jen.Cod
 			fail("type", jen.Id("p"), jen.Lit("wrong type: want "+strings.Join(r.Check.RawKinds, " or "))))}
 	case model.Slice:
 		out := checkCount(r.Check.MinItems, r.Check.MaxItems, expr, "items")
+		// In a collecting check, an array some of whose elements did not
+		// decode is compared as it is in the input (see RawItems).
+		rawUnique := func() *jen.Statement {
+			return jen.If(jen.List(jen.Id("raws"), jen.Id("ok")).Op(":=").Id("c").Dot("RawItems").Call(jen.Id("p")), jen.Id("ok")).Block(
+				jen.If(jen.List(jen.Id("i"), jen.Id("j"), jen.Id("dup")).Op(":=").Qual(CheckPath, "UniqueJSON").Call(jen.Len(jen.Id("raws")),
+					jen.Func().Params(jen.Id("k").Int()).Index().Byte().Block(jen.Return(jen.Id("raws").Index(jen.Id("k"))))), jen.Id("dup")).Block(
+					fail("uniqueItems", jen.Id("p"), jen.Lit("items %d and %d are equal, want unique items"), jen.Id("i"), jen.Id("j"))))
+		}
 		if r.Check.UniqueItems && !r.ElemNullable {
-			out = append(out, jen.If(jen.List(jen.Id("i"), jen.Id("j"), jen.Id("dup")).Op(":=").Qual(CheckPath, "Unique").Call(expr.Clone()), jen.Id("dup")).Block(
+			out = append(out, rawUnique().Else().If(jen.List(jen.Id("i"), jen.Id("j"), jen.Id("dup")).Op(":=").Qual(CheckPath, "Unique").Call(expr.Clone()), jen.Id("dup")).Block(
 				fail("uniqueItems", jen.Id("p"), jen.Lit("items %d and %d are equal, want unique items"), jen.Id("i"), jen.Id("j"))))
 		}
 		if r.Check.UniqueJSON || r.Check.UniqueItems && r.ElemNullable {
@@ -137,7 +145,7 @@ func (g *gen) checkValue(r *model.Ref, expr *jen.Statement, depth int) []jen.Cod
 			encode := jen.Func().Params(jen.Id(k).Int()).Index().Byte().Block(append(append(
 				[]jen.Code{jen.Id("e").Op(":=").Add(wire("NewEncoder")).Call(jen.Nil())}, enc...),
 				jen.Return(jen.Id("e").Dot("Bytes").Call()))...)
-			out = append(out, jen.If(jen.List(jen.Id("i"), jen.Id("j"), jen.Id("dup")).Op(":=").Qual(CheckPath, "UniqueJSON").Call(jen.Len(expr.Clone()), encode), jen.Id("dup")).Block(
+			out = append(out, rawUnique().Else().If(jen.List(jen.Id("i"), jen.Id("j"), jen.Id("dup")).Op(":=").Qual(CheckPath, "UniqueJSON").Call(jen.Len(expr.Clone()), encode), jen.Id("dup")).Block(
 				fail("uniqueItems", jen.Id("p"), jen.Lit("items %d and %d are equal, want unique items"), jen.Id("i"), jen.Id("j"))))
 		}
 		if g.needsCheck(r.Elem) {

@@ -81,6 +81,27 @@ func retErr(wrap wrapFn) jen.Code {
 	return jen.If(jen.Err().Op("!=").Nil()).Block(wrap.fail(jen.Err())...)
 }
 
+// constFailed is what a struct's decoder does when the string member f,
+// a const, holds another string v: the const fails, and when the member's
+// schema asks more of a string (f.ConstCheck), a collecting decoder
+// checks v for that too, as a schema validator would (see
+// wire.Decoder.NoteMember).
+func (g *gen) constFailed(f *model.Field, wrap wrapFn) []jen.Code {
+	err := wire("ConstError").Call(jen.Id("d").Dot("Offset").Call(), jen.Lit(f.Const))
+	checks := g.checkBuiltin("string", f.ConstCheck, jen.Id("v"))
+	if len(checks) == 0 || wrap.rec == nil {
+		return wrap.fail(err)
+	}
+	ret := jen.Return(jen.Err())
+	if wrap.found {
+		ret = jen.Return(jen.True(), jen.Err())
+	}
+	return append([]jen.Code{
+		jen.List(jen.Id("c"), jen.Id("p"), jen.Err()).Op(":=").Id("d").Dot("NoteMember").Call(wrap.at(err), jen.Id("start")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(ret),
+	}, checks...)
+}
+
 func (g *gen) decodeField(f *model.Field, wrap wrapFn) []jen.Code {
 	target := jen.Id("x").Dot(f.Name)
 	if f.Forbidden {
@@ -97,7 +118,7 @@ func (g *gen) decodeField(f *model.Field, wrap wrapFn) []jen.Code {
 			return []jen.Code{
 				jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("d").Dot("String").Call(),
 				retErr(wrap),
-				jen.If(jen.Id("v").Op("!=").Lit(s)).Block(wrap.fail(wire("ConstError").Call(jen.Id("d").Dot("Offset").Call(), jen.Lit(f.Const)))...),
+				jen.If(jen.Id("v").Op("!=").Lit(s)).Block(g.constFailed(f, wrap)...),
 			}
 		}
 		return []jen.Code{

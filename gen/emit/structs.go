@@ -274,14 +274,16 @@ func (g *gen) structCheck(t *model.Type) {
 // error, the member is noted in seen[i] and decoded into its field. With
 // found, errors are returned as (true, err), for decodeWireMember.
 func (g *gen) decodeMember(f *model.Field, i int, found bool) []jen.Code {
-	// A member of a struct's own recovers (see wrapFn); one decoded for
-	// a struct that embeds it returns, and the embedding struct recovers.
+	// A member recovers (see wrapFn), in a struct's own decoder and in
+	// decodeWireMember, which an embedding struct calls.
 	wrap := wrapFn{at: func(err jen.Code) jen.Code { return wire("At").Call(err, jen.Lit(f.JSON)) }, rec: &recovery{}}
 	// A duplicate member stops a collecting decode too: like a syntax
 	// error, it is a defect of the JSON, not of the value.
 	dup := wrapFn{at: ident}
 	if found {
-		wrap = wrapFn{at: func(err jen.Code) jen.Code { return jen.List(jen.True(), wire("At").Call(err, jen.Lit(f.JSON))) }}
+		// The member recovers here, with the embedding struct's start,
+		// so that the elements and members inside it recover too.
+		wrap = wrapFn{at: wrap.at, rec: &recovery{}, found: true}
 		dup = wrapFn{at: func(err jen.Code) jen.Code { return jen.List(jen.True(), err) }}
 	}
 	stmts := []jen.Code{

@@ -98,8 +98,20 @@ func (g *gen) trial(t *model.Type, objects []*model.Variant, ks keySet) {
 			),
 		))
 	}
+	body = append(body, jen.If(jen.Id("decoded").Op("!=").Nil()).Block(jen.Return(jen.Id("decoded"), jen.Nil())))
+	// A collecting decoder (see wire.Decoder.Collect) explains the first
+	// variant tried in full: decoding a copy stopped at its first error.
+	var redo []jen.Code
+	for _, v := range objects {
+		mask := ks.mask(v.Keys)
+		redo = append(redo, jen.If(jen.Id("set").Op("&").Lit(mask).Op("==").Lit(mask)).Block(
+			jen.Id("v").Op(":=").New(typeName(v.Type)),
+			jen.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("d").Dot("Redo").Call(jen.Id("start"), jen.Id("v")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.Return(jen.Id("v"), jen.Nil()),
+		))
+	}
 	body = append(body,
-		jen.If(jen.Id("decoded").Op("!=").Nil()).Block(jen.Return(jen.Id("decoded"), jen.Nil())),
+		jen.If(jen.Id("d").Dot("Collecting").Call()).Block(redo...),
 		jen.Comment("The error's offset is in raw; make it one in the whole input."),
 		jen.Var().Id("we").Op("*").Add(wire("Error")),
 		jen.If(jen.Qual("errors", "As").Call(jen.Id("first"), jen.Op("&").Id("we")).Op("&&").Id("we").Dot("Offset").Op(">=").Lit(0)).Block(
@@ -499,10 +511,7 @@ func (g *gen) unionCheck(t *model.Type) {
 				jen.Id(funcName("Encode", t.Name)).Call(jen.Id("e"), jen.Id("v")),
 				jen.Id("raw").Op("=").Id("e").Dot("Bytes").Call(),
 			),
-			jen.Id("o").Op(":=").New(typeName(o)),
-			jen.If(jen.Err().Op(":=").Add(wire("UnmarshalOwned")).Call(jen.Id("raw"), jen.Id("o")), jen.Err().Op("!=").Nil()).Block(
-				jen.Id("c").Dot("FailWith").Call(jen.Id("p"), jen.Err()),
-			).Else().Block(jen.Id("o").Dot("CheckWire").Call(jen.Id("c"), jen.Id("p"))),
+			jen.Id("c").Dot("CheckRaw").Call(jen.Id("p"), jen.Id("raw"), jen.New(typeName(o))),
 		))
 	}
 	g.f.Comment(funcName("Check", t.Name) + " records in c every constraint v breaks, under the JSON pointer p.")

@@ -55,6 +55,10 @@ type builder struct {
 	// joins are the alternatives of untagged unions whose variants are
 	// those of another union, joined once every type is made (joinAll).
 	joins []*join
+	// shadowed are, for a property schema that replaces one of the same
+	// name from an allOf member or a $ref (see props), the schemas it
+	// replaces: their constraints still hold in the schema.
+	shadowed map[*load.Schema][]*load.Schema
 }
 
 // Build makes the Go model of the graph's input documents and everything

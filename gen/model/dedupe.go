@@ -383,6 +383,7 @@ func (s *shapes) field(f *Field) {
 	}
 	s.w("f", f.Name, f.JSON, f.Doc, f.Const, strconv.FormatBool(f.Required), strconv.FormatBool(f.Nullable),
 		strconv.FormatBool(f.Forbidden), strconv.FormatBool(f.Indirect), strconv.FormatBool(f.Inherited), strconv.FormatBool(f.NameFits))
+	s.constraints(f.ConstCheck)
 	s.ref(f.Type)
 }
 

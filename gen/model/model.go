@@ -329,6 +329,12 @@ type Field struct {
 	// Const, when set, is the member's only allowed value as JSON: the
 	// field is not stored; encoding always writes it, decoding checks it.
 	Const string
+	// ConstCheck, for a Const that is a string, are the other constraints
+	// the member's schema puts on a string (lengths, pattern, format,
+	// values it must not take): a value other than Const may break them
+	// too, and a decoder explaining a value (wire.Decoder.Collect)
+	// reports those beside the const.
+	ConstCheck Constraints
 	// Forbidden members (schema false) are not stored; decoding rejects
 	// them.
 	Forbidden bool

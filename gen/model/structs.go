@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -25,6 +26,9 @@ func (b *builder) props(s *load.Schema, seen map[*load.Schema]bool) ([]load.Prop
 			replaced := false
 			for i := range out {
 				if out[i].Name == p.Name {
+					if out[i].Schema != p.Schema {
+						b.shadow(p.Schema, out[i].Schema)
+					}
 					out[i] = p
 					replaced = true
 				}
@@ -94,6 +98,9 @@ func (b *builder) fillStructSkip(t *Type, s *load.Schema, base *load.Schema, ski
 		dup := false
 		for i := range ps {
 			if ps[i].Name == x.Name {
+				if ps[i].Schema != x.Schema {
+					b.shadow(x.Schema, ps[i].Schema)
+				}
 				ps[i], dup = x, true
 			}
 		}
@@ -399,6 +406,49 @@ func (b *builder) extraRules(t *Type, st *StructType, s *load.Schema) error {
 	return nil
 }
 
+// shadow notes that the property schema s replaces old, one of the same
+// name merged from an allOf member or a $ref.
+func (b *builder) shadow(s, old *load.Schema) {
+	if b.shadowed == nil {
+		b.shadowed = map[*load.Schema][]*load.Schema{}
+	}
+	for _, x := range append([]*load.Schema{old}, b.shadowed[old]...) {
+		if !slices.Contains(b.shadowed[s], x) {
+			b.shadowed[s] = append(b.shadowed[s], x)
+		}
+	}
+}
+
+// constCheck is the ConstCheck of a member whose schema s (n, normalized)
+// fixes a string: the constraints on a string of s and of the schemas
+// it replaces (see shadow), the strictest bounds of them; a second
+// pattern or format, which one Constraints cannot hold, is left out.
+func (b *builder) constCheck(n, s *load.Schema) Constraints {
+	var out Constraints
+	for _, x := range append([]*load.Schema{n}, b.shadowed[s]...) {
+		if x.Ref != "" {
+			if t, err := target(x); err == nil {
+				x = t
+			}
+		}
+		c := constraints(x)
+		if c.MinLength != nil && (out.MinLength == nil || *c.MinLength > *out.MinLength) {
+			out.MinLength = c.MinLength
+		}
+		if c.MaxLength != nil && (out.MaxLength == nil || *c.MaxLength < *out.MaxLength) {
+			out.MaxLength = c.MaxLength
+		}
+		if out.Pattern == "" && PatternOK(c.Pattern) {
+			out.Pattern = c.Pattern
+		}
+		if out.Format == "" {
+			out.Format = c.Format
+		}
+		out.NotEnum = append(out.NotEnum, c.NotEnum...)
+	}
+	return out
+}
+
 func (b *builder) field(t *Type, p load.Property, required bool, names *namer) (*Field, error) {
 	s := p.Schema
 	goName := GoName(p.Name)
@@ -428,6 +478,9 @@ func (b *builder) field(t *Type, p load.Property, required bool, names *namer) (
 		raw, _ := json.Marshal(v)
 		f.Const = string(raw)
 		f.Type = &Ref{Kind: Raw}
+		if _, ok := v.(string); ok {
+			f.ConstCheck = b.constCheck(n.s, s)
+		}
 		return f, nil
 	}
 	// An inline type is named after the schema that owns it, not after

@@ -11282,6 +11282,22 @@ func decodeEmbeddedResourceResourceByTrial(d *wire.Decoder, set uint64) (Embedde
 	if decoded != nil {
 		return decoded, nil
 	}
+	if d.Collecting() {
+		if set&uint64(0x3) == uint64(0x3) {
+			v := new(EmbeddedResourceResourceTextResourceContents)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x6) == uint64(0x6) {
+			v := new(EmbeddedResourceResourceBlobResourceContents)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+	}
 	// The error's offset is in raw; make it one in the whole input.
 	var we *wire.Error
 	if errors.As(first, &we) && we.Offset >= 0 {
@@ -21488,12 +21504,7 @@ func CheckCreateElicitationRequest(c *wire.Checker, p string, v CreateElicitatio
 			EncodeCreateElicitationRequest(e, v)
 			raw = e.Bytes()
 		}
-		o := new(otherCreateElicitationRequest)
-		if err := wire.UnmarshalOwned(raw, o); err != nil {
-			c.FailWith(p, err)
-		} else {
-			o.CheckWire(c, p)
-		}
+		c.CheckRaw(p, raw, new(otherCreateElicitationRequest))
 	}
 }
 
@@ -22370,12 +22381,7 @@ func CheckCreateElicitationResponse(c *wire.Checker, p string, v CreateElicitati
 			EncodeCreateElicitationResponse(e, v)
 			raw = e.Bytes()
 		}
-		o := new(otherCreateElicitationResponse)
-		if err := wire.UnmarshalOwned(raw, o); err != nil {
-			c.FailWith(p, err)
-		} else {
-			o.CheckWire(c, p)
-		}
+		c.CheckRaw(p, raw, new(otherCreateElicitationResponse))
 	}
 }
 
@@ -23791,6 +23797,29 @@ func decodeEnvelopeByTrial(d *wire.Decoder, set uint64) (Envelope, error) {
 	}
 	if decoded != nil {
 		return decoded, nil
+	}
+	if d.Collecting() {
+		if set&uint64(0x7) == uint64(0x7) {
+			v := new(EnvelopeRequest)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x6) == uint64(0x6) {
+			v := new(EnvelopeNotification)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x3) == uint64(0x3) {
+			v := new(EnvelopeResponse)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
 	}
 	// The error's offset is in raw; make it one in the whole input.
 	var we *wire.Error

@@ -2672,7 +2672,10 @@ func (x *ErrorPayload) decodeWireMember(d *wire.Decoder, key string, seen []bool
 		}
 		seen[0] = true
 		if err := x.Code.DecodeWire(d); err != nil {
-			return true, wire.At(err, "code")
+			if err := d.Recover(wire.At(err, "code"), start, 0); err != nil {
+				return true, err
+			}
+			return true, nil
 		}
 	case "message":
 		if seen[1] {
@@ -2682,7 +2685,10 @@ func (x *ErrorPayload) decodeWireMember(d *wire.Decoder, key string, seen []bool
 		{
 			v0, err := d.String()
 			if err != nil {
-				return true, wire.At(err, "message")
+				if err := d.Recover(wire.At(err, "message"), start, 0); err != nil {
+					return true, err
+				}
+				return true, nil
 			}
 			x.Message = v0
 		}
@@ -2694,7 +2700,10 @@ func (x *ErrorPayload) decodeWireMember(d *wire.Decoder, key string, seen []bool
 		{
 			v0, err := d.Bool()
 			if err != nil {
-				return true, wire.At(err, "retryable")
+				if err := d.Recover(wire.At(err, "retryable"), start, 0); err != nil {
+					return true, err
+				}
+				return true, nil
 			}
 			x.Retryable = v0
 		}
@@ -2706,7 +2715,10 @@ func (x *ErrorPayload) decodeWireMember(d *wire.Decoder, key string, seen []bool
 		{
 			v0, err := wire.DecodeRaw(d)
 			if err != nil {
-				return true, wire.At(err, "details")
+				if err := d.Recover(wire.At(err, "details"), start, 0); err != nil {
+					return true, err
+				}
+				return true, nil
 			}
 			x.Details = v0
 		}
@@ -5743,10 +5755,16 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 		seen[0] = true
 		v, err := d.String()
 		if err != nil {
-			return true, wire.At(err, "arcp")
+			if err := d.Recover(wire.At(err, "arcp"), start, 0); err != nil {
+				return true, err
+			}
+			return true, nil
 		}
 		if v != "1.1" {
-			return true, wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
+			if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp"), start, 0); err != nil {
+				return true, err
+			}
+			return true, nil
 		}
 	case "id":
 		if seen[1] {
@@ -5754,7 +5772,10 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 		}
 		seen[1] = true
 		if err := x.ID.DecodeWire(d); err != nil {
-			return true, wire.At(err, "id")
+			if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+				return true, err
+			}
+			return true, nil
 		}
 	case "type":
 		if seen[2] {
@@ -5764,7 +5785,10 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 		{
 			v0, err := d.String()
 			if err != nil {
-				return true, wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return true, err
+				}
+				return true, nil
 			}
 			x.Type = v0
 		}
@@ -5776,7 +5800,11 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 		{
 			v := new(SessionID)
 			if err := (*v).DecodeWire(d); err != nil {
-				return true, wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return true, err
+				}
+				x.SessionID = v
+				return true, nil
 			}
 			x.SessionID = v
 		}
@@ -5788,7 +5816,11 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 		{
 			v := new(TraceID)
 			if err := (*v).DecodeWire(d); err != nil {
-				return true, wire.At(err, "trace_id")
+				if err := d.Recover(wire.At(err, "trace_id"), start, 0); err != nil {
+					return true, err
+				}
+				x.TraceID = v
+				return true, nil
 			}
 			x.TraceID = v
 		}
@@ -5800,7 +5832,11 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 		{
 			v := new(JobID)
 			if err := (*v).DecodeWire(d); err != nil {
-				return true, wire.At(err, "job_id")
+				if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+					return true, err
+				}
+				x.JobID = v
+				return true, nil
 			}
 			x.JobID = v
 		}
@@ -5812,7 +5848,11 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 		{
 			v := new(EventSeq)
 			if err := (*v).DecodeWire(d); err != nil {
-				return true, wire.At(err, "event_seq")
+				if err := d.Recover(wire.At(err, "event_seq"), start, 0); err != nil {
+					return true, err
+				}
+				x.EventSeq = v
+				return true, nil
 			}
 			x.EventSeq = v
 		}
@@ -5824,7 +5864,10 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 		{
 			v0, err := wire.DecodeRaw(d)
 			if err != nil {
-				return true, wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return true, err
+				}
+				return true, nil
 			}
 			x.Payload = v0
 		}
@@ -5836,7 +5879,11 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 		{
 			v := new(Extensions)
 			if err := (*v).DecodeWire(d); err != nil {
-				return true, wire.At(err, "extensions")
+				if err := d.Recover(wire.At(err, "extensions"), start, 0); err != nil {
+					return true, err
+				}
+				x.Extensions = v
+				return true, nil
 			}
 			x.Extensions = v
 		}
@@ -6180,6 +6227,22 @@ func decodeDelegateBodyByTrial(d *wire.Decoder, set uint64) (DelegateBody, error
 	}
 	if decoded != nil {
 		return decoded, nil
+	}
+	if d.Collecting() {
+		if set&uint64(0x7) == uint64(0x7) {
+			v := new(DelegateRequest)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x9) == uint64(0x9) {
+			v := new(DelegateChildJob)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
 	}
 	// The error's offset is in raw; make it one in the whole input.
 	var we *wire.Error
@@ -7894,6 +7957,22 @@ func decodeThenStatusBodyByTrial(d *wire.Decoder, set uint64) (thenStatusBody, e
 	if decoded != nil {
 		return decoded, nil
 	}
+	if d.Collecting() {
+		if set&uint64(0x3) == uint64(0x3) {
+			v := new(thenStatusBodyWithIDAndValue)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x4) == uint64(0x4) {
+			v := new(thenStatusBodyWithDetails)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+	}
 	// The error's offset is in raw; make it one in the whole input.
 	var we *wire.Error
 	if errors.As(first, &we) && we.Offset >= 0 {
@@ -8732,10 +8811,13 @@ func (x *JobAccepted) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "job.accepted" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.accepted\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"job.accepted\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -9230,10 +9312,13 @@ func (x *JobCancel) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "job.cancel" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.cancel\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"job.cancel\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -9510,10 +9595,13 @@ func (x *JobCancelled) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "job.cancelled" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.cancelled\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"job.cancelled\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -9790,10 +9878,13 @@ func (x *JobError) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "job.error" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.error\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"job.error\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -10184,10 +10275,13 @@ func (x *JobEvent) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "job.event" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -10581,12 +10675,7 @@ func CheckJobEventPayload(c *wire.Checker, p string, v JobEventPayload) {
 			EncodeJobEventPayload(e, v)
 			raw = e.Bytes()
 		}
-		o := new(otherJobEventPayload)
-		if err := wire.UnmarshalOwned(raw, o); err != nil {
-			c.FailWith(p, err)
-		} else {
-			o.CheckWire(c, p)
-		}
+		c.CheckRaw(p, raw, new(otherJobEventPayload))
 	}
 }
 
@@ -12347,10 +12436,13 @@ func (x *LogEventMessage) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "job.event" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -12548,10 +12640,13 @@ func (x *ThoughtEventMessage) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "job.event" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -12749,10 +12844,13 @@ func (x *ToolCallEventMessage) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "job.event" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -12950,10 +13048,13 @@ func (x *ToolResultEventMessage) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "job.event" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -13151,10 +13252,13 @@ func (x *StatusEventMessage) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "job.event" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -13352,10 +13456,13 @@ func (x *MetricEventMessage) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "job.event" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -13553,10 +13660,13 @@ func (x *ArtifactRefEventMessage) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "job.event" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -13754,10 +13864,13 @@ func (x *DelegateEventMessage) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "job.event" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -13955,10 +14068,13 @@ func (x *ProgressEventMessage) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "job.event" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -14156,10 +14272,13 @@ func (x *ResultChunkEventMessage) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "job.event" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -14359,10 +14478,13 @@ func (x *JobResult) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "job.result" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.result\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"job.result\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -14766,10 +14888,13 @@ func (x *JobSubmit) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "job.submit" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.submit\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"job.submit\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -15155,10 +15280,13 @@ func (x *JobSubscribe) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "job.subscribe" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.subscribe\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"job.subscribe\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -15461,10 +15589,13 @@ func (x *JobSubscribed) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "job.subscribed" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.subscribed\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"job.subscribed\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -15984,10 +16115,13 @@ func (x *JobUnsubscribe) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "job.unsubscribe" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.unsubscribe\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"job.unsubscribe\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -16678,10 +16812,13 @@ func (x *SessionHello) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "session.hello" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.hello\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"session.hello\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "payload":
 			if seen[1] {
@@ -16984,10 +17121,13 @@ func (x *SessionWelcome) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "session.welcome" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.welcome\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"session.welcome\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -17350,10 +17490,13 @@ func (x *SessionError) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "session.error" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.error\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"session.error\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "payload":
 			if seen[1] {
@@ -17493,10 +17636,13 @@ func (x *SessionBye) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "session.bye" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.bye\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"session.bye\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -17751,10 +17897,13 @@ func (x *SessionClose) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "session.close" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.close\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"session.close\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -18009,10 +18158,13 @@ func (x *SessionClosed) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "session.closed" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.closed\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"session.closed\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -18267,10 +18419,13 @@ func (x *SessionResume) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "session.resume" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.resume\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"session.resume\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -18551,10 +18706,13 @@ func (x *SessionPing) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "session.ping" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.ping\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"session.ping\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -18835,10 +18993,13 @@ func (x *SessionPong) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "session.pong" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.pong\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"session.pong\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -19119,10 +19280,13 @@ func (x *SessionAck) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "session.ack" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.ack\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"session.ack\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -19377,10 +19541,13 @@ func (x *SessionListJobs) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "session.list_jobs" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.list_jobs\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"session.list_jobs\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -19901,10 +20068,13 @@ func (x *SessionJobs) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "session.jobs" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.jobs\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"session.jobs\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {

@@ -24,6 +24,149 @@ import "errors"
 func (d *Decoder) Collect(c *Checker) {
 	d.ws()
 	d.collect, d.root = c, d.pos
+	c.collecting, c.src, c.root = true, d.buf, d.pos
+}
+
+// Collecting reports whether d is a collecting decoder (see Collect).
+func (d *Decoder) Collecting() bool { return d.collect != nil }
+
+// Partial is where generated code says that a defect it recorded in a
+// collecting decode may hide others a schema validator reports about the
+// same value (its other keywords were not checked): the explanation is
+// then not whole (see Codec.ExplainAt). It does nothing in a decoder that
+// does not collect.
+func (d *Decoder) Partial() {
+	if d.collect != nil {
+		d.collect.partial = true
+	}
+}
+
+// Redo decodes v again, collecting, from the value that began at offset
+// start and that d has read past: a union that tried its variants on a
+// copy of the value (which stops at the first error) explains the one
+// it chose this way. It reports false, and does nothing, in a decoder
+// that does not collect; d is left after the value.
+func (d *Decoder) Redo(start int, v Decodable) (bool, error) {
+	if d.collect == nil {
+		return false, nil
+	}
+	end, depth := d.pos, d.depth
+	d.pos = start
+	if err := v.DecodeWire(d); err != nil {
+		return true, err
+	}
+	d.pos, d.depth = end, depth
+	return true, nil
+}
+
+// RawItems is for the uniqueItems check of the array at pointer p (as
+// Check joins pointers) in a collecting check (see Codec.ExplainAt):
+// when an element of it, or a value inside one, did not decode (so the
+// value checked holds a zero or part of it there), it returns the
+// array's elements as raw JSON from the input, to be compared as JSON
+// values, and true. Otherwise, and in any other checker, it returns nil,
+// false, and the decoded elements are to be compared.
+func (c *Checker) RawItems(p string) ([][]byte, bool) {
+	if len(c.skipped) == 0 || !c.below(p) {
+		return nil, false
+	}
+	w := Decoder{buf: c.src, pos: c.root, maxDepth: DefaultMaxDepth}
+	if found, err := w.Seek(p); !found || err != nil || w.Kind() != KindArray {
+		return nil, false
+	}
+	if w.BeginArray() != nil {
+		return nil, false
+	}
+	var out [][]byte
+	for {
+		more, err := w.NextElem()
+		if err != nil {
+			return nil, false
+		}
+		if !more {
+			return out, true
+		}
+		raw, err := w.Raw()
+		if err != nil {
+			return nil, false
+		}
+		out = append(out, raw)
+	}
+}
+
+// below reports whether a value a collecting decode stepped over lies
+// strictly below pointer p.
+func (c *Checker) below(p string) bool {
+	for _, s := range c.skipped {
+		if len(s) > len(p) && s[len(p)] == '/' && s[:len(p)] == p {
+			return true
+		}
+	}
+	return false
+}
+
+// Checkable is a value that can be decoded and checked: every generated
+// struct type is one.
+type Checkable interface {
+	Decodable
+	CheckWire(c *Checker, p string)
+}
+
+// CheckRaw decodes raw, the JSON of a value found at pointer p, into v
+// and checks it, recording what fails under p: the decode's error, or
+// what v's CheckWire finds. In a collecting check (see Codec.ExplainAt)
+// the decode collects too, so every defect of raw is listed, with
+// offsets in the input when raw is the value at p in it. Generated code
+// uses it for a value kept as raw JSON that a type of its own checks
+// (the catch-all of an open union).
+func (c *Checker) CheckRaw(p string, raw []byte, v Checkable) {
+	if !c.collecting {
+		if err := UnmarshalOwned(raw, v); err != nil {
+			c.FailWith(p, err)
+			return
+		}
+		v.CheckWire(c, p)
+		return
+	}
+	var sub Checker
+	d := NewDecoder(raw)
+	d.Collect(&sub)
+	err := v.DecodeWire(d)
+	if err == nil {
+		err = d.End()
+	}
+	if err != nil {
+		if e, ok := err.(*Error); ok {
+			sub.decodeError("", e)
+		} else {
+			sub.FailWith("", err)
+		}
+		if _, ok := recoverable(err); !ok {
+			sub.partial = true
+		}
+	} else {
+		v.CheckWire(&sub, "")
+	}
+	off := -1
+	w := Decoder{buf: c.src, pos: c.root, maxDepth: DefaultMaxDepth}
+	if found, err := w.Seek(p); found && err == nil {
+		w.ws()
+		if start := w.pos; w.skipValue() == nil && string(c.src[start:w.pos]) == string(raw) {
+			off = start
+		}
+	}
+	c.partial = c.partial || sub.partial
+	for _, e := range sub.errs {
+		e.Pointer = p + e.Pointer
+		if e.Offset >= 0 {
+			if off < 0 {
+				e.Offset = -1
+			} else {
+				e.Offset += off
+			}
+		}
+		c.add(e)
+	}
 }
 
 // recoverable reports whether err is one a collecting decoder records and
@@ -57,8 +200,12 @@ func (d *Decoder) Recover(err error, start, levels int) error {
 		return err
 	}
 	at := d.pos
-	steps, ok := d.way(at)
+	steps, ok, serr := d.way(at)
 	if !ok {
+		d.collect.partial = true
+		if serr != nil {
+			return serr
+		}
 		return err
 	}
 	w := Decoder{buf: d.buf, pos: start}
@@ -72,6 +219,7 @@ func (d *Decoder) Recover(err error, start, levels int) error {
 	}
 	in := top + levels // the container whose member or element failed
 	if top < 0 || in+1 >= len(steps) || !steps[in].open {
+		d.collect.partial = true
 		return err
 	}
 	open := 0
@@ -80,10 +228,16 @@ func (d *Decoder) Recover(err error, start, levels int) error {
 			open++
 		}
 	}
-	d.pos = steps[in+1].end
-	d.depth -= open - (in + 1)
 	base := tokens(steps[1 : top+1])
 	d.collect.decodeError(base, e)
+	if steps[in+1].end > len(d.buf) {
+		// The value that failed does not end: the input's error stops
+		// the decode, after the value's own.
+		d.collect.partial = true
+		return serr
+	}
+	d.pos = steps[in+1].end
+	d.depth -= open - (in + 1)
 	d.collect.skipped = append(d.collect.skipped, tokens(steps[1:in+2]))
 	return nil
 }
@@ -102,12 +256,40 @@ func (d *Decoder) Note(err error, start int) error {
 	}
 	w := Decoder{buf: d.buf, pos: start}
 	w.ws()
-	steps, ok := d.way(w.pos)
+	steps, ok, _ := d.way(w.pos)
 	if !ok || steps[len(steps)-1].start != w.pos {
+		d.collect.partial = true
 		return err
 	}
 	d.collect.decodeError(tokens(steps[1:]), e)
 	return nil
+}
+
+// NoteMember is Note for the error of a member that the decoder has read
+// whole and whose value can still be checked, such as a member whose
+// value is not the constant its schema fixes but may break other
+// keywords too: err's pointer is relative to the object that began at
+// offset start. A collecting decoder records err and returns its Checker
+// and the member's pointer, for the generated code to check the value's
+// other keywords there; any other returns nil, "" and err.
+func (d *Decoder) NoteMember(err error, start int) (*Checker, string, error) {
+	if d.collect == nil {
+		return nil, "", err
+	}
+	e, ok := recoverable(err)
+	if !ok {
+		return nil, "", err
+	}
+	w := Decoder{buf: d.buf, pos: start}
+	w.ws()
+	steps, ok, _ := d.way(w.pos)
+	if !ok || steps[len(steps)-1].start != w.pos {
+		d.collect.partial = true
+		return nil, "", err
+	}
+	base := tokens(steps[1:])
+	d.collect.decodeError(base, e)
+	return d.collect, base + e.Pointer, nil
 }
 
 // step is one value on the way from the root of a collecting decode to an
@@ -131,21 +313,26 @@ func tokens(steps []step) string {
 // decode to offset at: the root, then each time the member or element of
 // the last one in whose span at lies (from just after the previous
 // sibling to its own end), as long as the last one is an array or object
-// that at is inside. It reads the input with a decoder of its own, and
-// reports false when it cannot (a syntax error on the way).
-func (d *Decoder) way(at int) ([]step, bool) {
+// that at is inside. It reads the input with a decoder of its own. A
+// value it cannot read to its end (the input is cut short, or has a
+// syntax error in it) is taken to hold every offset from its start on:
+// its end is past the input, and the error is returned with the values,
+// which are still the way to at. It reports false when not even that is
+// known (a syntax error before at).
+func (d *Decoder) way(at int) ([]step, bool, error) {
+	unknown := len(d.buf) + 1
 	w := Decoder{buf: d.buf, pos: d.root, maxDepth: d.maxDepth, ends: d.ends}
 	w.ws()
-	root := step{start: w.pos}
-	if w.skipValue() != nil {
-		return nil, false
+	root := step{start: w.pos, end: unknown}
+	serr := w.skipValue()
+	if serr == nil {
+		root.end = w.pos
 	}
-	root.end = w.pos
 	steps := []step{root}
 	for {
 		cur := &steps[len(steps)-1]
 		if cur.start >= at || at >= cur.end || (d.buf[cur.start] != '{' && d.buf[cur.start] != '[') {
-			return steps, true
+			return steps, true, serr
 		}
 		cur.open = true
 		obj := d.buf[cur.start] == '{'
@@ -156,7 +343,7 @@ func (d *Decoder) way(at int) ([]step, bool) {
 			if obj {
 				key, more, err := w.NextKey()
 				if err != nil {
-					return nil, false
+					return nil, false, err
 				}
 				if !more {
 					break
@@ -165,7 +352,7 @@ func (d *Decoder) way(at int) ([]step, bool) {
 			} else {
 				more, err := w.NextElem()
 				if err != nil {
-					return nil, false
+					return nil, false, err
 				}
 				if !more {
 					break
@@ -173,9 +360,11 @@ func (d *Decoder) way(at int) ([]step, bool) {
 				tok = itoa(i)
 			}
 			w.ws()
-			s := step{tok: tok, start: w.pos}
-			if w.skipValue() != nil {
-				return nil, false
+			s := step{tok: tok, start: w.pos, end: unknown}
+			if err := w.skipValue(); err != nil {
+				serr = err
+				next = &s
+				break
 			}
 			if at <= w.pos {
 				s.end = w.pos
@@ -183,7 +372,7 @@ func (d *Decoder) way(at int) ([]step, bool) {
 			}
 		}
 		if next == nil {
-			return steps, true
+			return steps, true, serr
 		}
 		steps = append(steps, *next)
 	}
@@ -199,37 +388,96 @@ func (c *Checker) decodeError(base string, e *Error) {
 	c.errs = append(c.errs, &Error{Pointer: base + e.Pointer, Offset: e.Offset, Msg: e.Msg, Code: e.Code, Keyword: e.Keyword})
 }
 
-// Explain lists every defect of one JSON document as the codec's type
-// sees it: it decodes data with a collecting decoder (see
-// Decoder.Collect), then checks what decoded with Check, leaving out the
-// failures of the members and elements that did not decode (they are zero
-// or partly decoded). It returns nil for a value the codec finds nothing
-// wrong with. Each error is an *Error whose Pointer and Keyword say where
-// and which rule of the schema fails; decoding errors keep their Offset
-// and Code, Check's have Offset -1. A syntax error stops the explanation
-// where it is found and is the last error listed.
-//
-// It is for explaining a value, not for deciding one (Verify and CheckAt
-// are faster); for a codec that is not Complete it lists what the
-// generated code checks, which may be less than the schema asks.
+// Explain is ExplainAt over the whole of data, one JSON document, for a
+// caller that needs no decoder of its own; it returns the errors only.
 func (c Codec) Explain(data []byte) Errors {
+	errs, _ := c.ExplainAt(NewDecoder(data), "")
+	return errs
+}
+
+// errNoValue stands for a value that did not decode at all (ExplainAt).
+var errNoValue = errors.New("the value did not decode")
+
+// ExplainAt lists every defect of the value at pointer in d's input ("" for
+// the whole document, which must then end), as the codec's type sees it:
+// it decodes the value with a collecting decoder (see Decoder.Collect),
+// then checks what decoded with Check, leaving out the failures of the
+// members and elements that did not decode (they hold zero or partly
+// decoded values). It is for explaining a value, not deciding it: CheckAt
+// is faster, and a caller explains the values CheckAt does not prove.
+//
+// Each error is an *Error whose Pointer (relative to the value at
+// pointer) and Keyword say where and which keyword of the schema fails,
+// as jsonschema validators name it, and whose Code classifies it;
+// decoding errors keep their Offset in d's input, Check's have Offset -1.
+// A union is explained by the variant the value selects: its tag when it
+// has one, else its JSON type and required members, else (for an object
+// that has the required members of several) the first variant tried.
+// A tag that selects no variant is one defect: a tag of the wrong type
+// or naming no variant is reported at the tag member (Keyword "type" or
+// "const"), a missing tag at the object (Keyword "required"); the
+// variants' other failures are not listed.
+//
+// whole reports that errs are certainly every defect a schema validator
+// reports about the value, read as above: the codec is Complete (or its
+// CompleteValue says so of the value decoded), and nothing happened that
+// may hide a defect (a syntax error, a member that appears twice, a value
+// whose other keywords could not be checked once one failed). With whole
+// false, errs are still defects, but there may be more. A value the
+// codec finds nothing wrong with gives no errors, and whole as above; a
+// pointer that names no value gives none and false.
+//
+// A syntax error stops the explanation where it is found, and is the last
+// error listed. d is left as CheckAt leaves it: the caller Resets it
+// before its next use.
+func (c Codec) ExplainAt(d *Decoder, pointer string) (errs Errors, whole bool) {
+	if c.Decode == nil {
+		return nil, false
+	}
+	found, err := d.Seek(pointer)
+	if err != nil {
+		if e, ok := err.(*Error); ok {
+			return Errors{e}, false
+		}
+		return Errors{{Pointer: "", Offset: d.Offset(), Msg: err.Error(), Code: CodeSyntax}}, false
+	}
+	if !found {
+		return nil, false
+	}
 	var ck Checker
-	d := NewDecoder(data)
 	d.Collect(&ck)
+	defer func() { d.collect = nil }()
+	start := d.pos
 	v, err := c.Decode(d)
-	if err == nil {
+	if _, ok := recoverable(err); ok {
+		// The value itself did not decode (a type, a union's tag): one
+		// defect, if the input holds a value there at all.
+		ck.decodeError("", err.(*Error))
+		d.pos, d.depth = start, 0
+		v, err = nil, d.skipValue()
+		if err == nil && pointer == "" {
+			err = d.End()
+		}
+		if err == nil {
+			err = errNoValue
+		}
+	}
+	if err == nil && pointer == "" {
 		err = d.End()
 	}
-	if err != nil {
+	if err != nil && err != errNoValue {
 		if e, ok := err.(*Error); ok {
 			ck.decodeError("", e)
 		} else {
 			ck.FailWith("", err)
 		}
-		return ck.errs
+		ck.partial = true
+	}
+	if err != nil {
+		return ck.errs, !ck.partial && c.Complete
 	}
 	c.Check(&ck, "", v)
-	return ck.errs
+	return ck.errs, !ck.partial && c.Proves(v)
 }
 
 // Missing is where generated decoders report the required members an
@@ -245,8 +493,9 @@ func (d *Decoder) Missing(start int, names ...string) error {
 	}
 	w := Decoder{buf: d.buf, pos: start}
 	w.ws()
-	steps, ok := d.way(w.pos)
+	steps, ok, _ := d.way(w.pos)
 	if !ok || steps[len(steps)-1].start != w.pos {
+		d.collect.partial = true
 		return err
 	}
 	base := tokens(steps[1:])
@@ -267,7 +516,7 @@ func (d *Decoder) Short(err error, start, have, want int) error {
 	}
 	w := Decoder{buf: d.buf, pos: start}
 	w.ws()
-	steps, ok := d.way(w.pos)
+	steps, ok, _ := d.way(w.pos)
 	if err = d.Note(err, start); err != nil || !ok {
 		return err
 	}

@@ -160,6 +160,14 @@ type Checker struct {
 	// or partly decoded values, whose failures are not the input's and
 	// are not recorded.
 	skipped []string
+	// collecting is set by Decoder.Collect: src is the input and root the
+	// offset of the value whose defects the checker lists, so that a
+	// check can read what did not decode (RawItems, CheckRaw).
+	collecting bool
+	src        []byte
+	root       int
+	// partial notes that a defect may have hidden others (see Partial).
+	partial bool
 }
 
 // Quiet makes the checker note only whether anything failed (Failed): it

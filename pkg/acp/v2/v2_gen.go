@@ -7027,6 +7027,22 @@ func decodeEmbeddedResourceResourceByTrial(d *wire.Decoder, set uint64) (Embedde
 	if decoded != nil {
 		return decoded, nil
 	}
+	if d.Collecting() {
+		if set&uint64(0x3) == uint64(0x3) {
+			v := new(EmbeddedResourceResourceTextResourceContents)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x6) == uint64(0x6) {
+			v := new(EmbeddedResourceResourceBlobResourceContents)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+	}
 	// The error's offset is in raw; make it one in the whole input.
 	var we *wire.Error
 	if errors.As(first, &we) && we.Offset >= 0 {
@@ -7802,12 +7818,7 @@ func CheckDiffChange(c *wire.Checker, p string, v DiffChange) {
 			EncodeDiffChange(e, v)
 			raw = e.Bytes()
 		}
-		o := new(otherDiffChange)
-		if err := wire.UnmarshalOwned(raw, o); err != nil {
-			c.FailWith(p, err)
-		} else {
-			o.CheckWire(c, p)
-		}
+		c.CheckRaw(p, raw, new(otherDiffChange))
 	}
 }
 
@@ -13428,6 +13439,22 @@ func decodeMultiSelectItemsByTrial(d *wire.Decoder, set uint64) (MultiSelectItem
 	if decoded != nil {
 		return decoded, nil
 	}
+	if d.Collecting() {
+		if set&uint64(0x1) == uint64(0x1) {
+			v := new(MultiSelectItemsTitledMultiSelectItems)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x0) == uint64(0x0) {
+			v := new(MultiSelectItemsTaggedMultiSelectItems)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+	}
 	// The error's offset is in raw; make it one in the whole input.
 	var we *wire.Error
 	if errors.As(first, &we) && we.Offset >= 0 {
@@ -14216,6 +14243,22 @@ func decodeElicitationFormModeByTrial(d *wire.Decoder, set uint64) (ElicitationF
 	if decoded != nil {
 		return decoded, nil
 	}
+	if d.Collecting() {
+		if set&uint64(0x1) == uint64(0x1) {
+			v := new(ElicitationFormModeElicitationSessionScope)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			v := new(ElicitationFormModeElicitationRequestScope)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+	}
 	// The error's offset is in raw; make it one in the whole input.
 	var we *wire.Error
 	if errors.As(first, &we) && we.Offset >= 0 {
@@ -14652,6 +14695,22 @@ func decodeElicitationURLModeByTrial(d *wire.Decoder, set uint64) (ElicitationUR
 	}
 	if decoded != nil {
 		return decoded, nil
+	}
+	if d.Collecting() {
+		if set&uint64(0x1) == uint64(0x1) {
+			v := new(ElicitationURLModeElicitationSessionScope)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			v := new(ElicitationURLModeElicitationRequestScope)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
 	}
 	// The error's offset is in raw; make it one in the whole input.
 	var we *wire.Error
@@ -16821,12 +16880,7 @@ func CheckAuthMethod(c *wire.Checker, p string, v AuthMethod) {
 			EncodeAuthMethod(e, v)
 			raw = e.Bytes()
 		}
-		o := new(otherAuthMethod)
-		if err := wire.UnmarshalOwned(raw, o); err != nil {
-			c.FailWith(p, err)
-		} else {
-			o.CheckWire(c, p)
-		}
+		c.CheckRaw(p, raw, new(otherAuthMethod))
 	}
 }
 
@@ -17658,12 +17712,7 @@ func CheckSessionConfigOption(c *wire.Checker, p string, v SessionConfigOption) 
 			EncodeSessionConfigOption(e, v)
 			raw = e.Bytes()
 		}
-		o := new(otherSessionConfigOption)
-		if err := wire.UnmarshalOwned(raw, o); err != nil {
-			c.FailWith(p, err)
-		} else {
-			o.CheckWire(c, p)
-		}
+		c.CheckRaw(p, raw, new(otherSessionConfigOption))
 	}
 }
 
@@ -19486,12 +19535,7 @@ func CheckAvailableCommand(c *wire.Checker, p string, v AvailableCommand) {
 			EncodeAvailableCommand(e, v)
 			raw = e.Bytes()
 		}
-		o := new(otherAvailableCommand)
-		if err := wire.UnmarshalOwned(raw, o); err != nil {
-			c.FailWith(p, err)
-		} else {
-			o.CheckWire(c, p)
-		}
+		c.CheckRaw(p, raw, new(otherAvailableCommand))
 	}
 }
 
@@ -20427,6 +20471,22 @@ func decodeErrorDataByTrial(d *wire.Decoder, set uint64) (ErrorData, error) {
 	}
 	if decoded != nil {
 		return decoded, nil
+	}
+	if d.Collecting() {
+		if set&uint64(0x3) == uint64(0x3) {
+			v := new(ErrorDataUnsupportedProtocolVersionErrorData)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x4) == uint64(0x4) {
+			v := new(ErrorDataSessionNotFoundErrorData)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
 	}
 	// The error's offset is in raw; make it one in the whole input.
 	var we *wire.Error
@@ -25311,12 +25371,7 @@ func CheckPlanUpdateContent(c *wire.Checker, p string, v PlanUpdateContent) {
 			EncodePlanUpdateContent(e, v)
 			raw = e.Bytes()
 		}
-		o := new(otherPlanUpdateContent)
-		if err := wire.UnmarshalOwned(raw, o); err != nil {
-			c.FailWith(p, err)
-		} else {
-			o.CheckWire(c, p)
-		}
+		c.CheckRaw(p, raw, new(otherPlanUpdateContent))
 	}
 }
 
@@ -30057,12 +30112,7 @@ func CheckCreateElicitationRequest(c *wire.Checker, p string, v CreateElicitatio
 			EncodeCreateElicitationRequest(e, v)
 			raw = e.Bytes()
 		}
-		o := new(otherCreateElicitationRequest)
-		if err := wire.UnmarshalOwned(raw, o); err != nil {
-			c.FailWith(p, err)
-		} else {
-			o.CheckWire(c, p)
-		}
+		c.CheckRaw(p, raw, new(otherCreateElicitationRequest))
 	}
 }
 
@@ -30706,12 +30756,7 @@ func CheckCreateElicitationResponse(c *wire.Checker, p string, v CreateElicitati
 			EncodeCreateElicitationResponse(e, v)
 			raw = e.Bytes()
 		}
-		o := new(otherCreateElicitationResponse)
-		if err := wire.UnmarshalOwned(raw, o); err != nil {
-			c.FailWith(p, err)
-		} else {
-			o.CheckWire(c, p)
-		}
+		c.CheckRaw(p, raw, new(otherCreateElicitationResponse))
 	}
 }
 
@@ -31730,6 +31775,29 @@ func decodeEnvelopeByTrial(d *wire.Decoder, set uint64) (Envelope, error) {
 	}
 	if decoded != nil {
 		return decoded, nil
+	}
+	if d.Collecting() {
+		if set&uint64(0x7) == uint64(0x7) {
+			v := new(EnvelopeRequest)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x6) == uint64(0x6) {
+			v := new(EnvelopeNotification)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x3) == uint64(0x3) {
+			v := new(EnvelopeResponse)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
 	}
 	// The error's offset is in raw; make it one in the whole input.
 	var we *wire.Error
@@ -35347,12 +35415,7 @@ func CheckSetSessionConfigOptionRequest(c *wire.Checker, p string, v SetSessionC
 			EncodeSetSessionConfigOptionRequest(e, v)
 			raw = e.Bytes()
 		}
-		o := new(otherSetSessionConfigOptionRequest)
-		if err := wire.UnmarshalOwned(raw, o); err != nil {
-			c.FailWith(p, err)
-		} else {
-			o.CheckWire(c, p)
-		}
+		c.CheckRaw(p, raw, new(otherSetSessionConfigOptionRequest))
 	}
 }
 

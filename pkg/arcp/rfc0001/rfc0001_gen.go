@@ -2505,10 +2505,13 @@ func (x *Ack) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "ack" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"ack\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"ack\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -3152,10 +3155,13 @@ func (x *ArtifactFetch) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "artifact.fetch" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"artifact.fetch\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"artifact.fetch\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -3458,10 +3464,13 @@ func (x *ArtifactPut) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "artifact.put" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"artifact.put\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"artifact.put\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -3799,10 +3808,13 @@ func (x *ArtifactRefMessage) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "artifact.ref" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"artifact.ref\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"artifact.ref\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -4281,10 +4293,13 @@ func (x *ArtifactRelease) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "artifact.release" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"artifact.release\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"artifact.release\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -4542,10 +4557,13 @@ func (x *Backpressure) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "backpressure" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"backpressure\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"backpressure\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -4858,10 +4876,13 @@ func (x *CancelAccepted) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "cancel.accepted" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"cancel.accepted\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"cancel.accepted\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -5126,10 +5147,13 @@ func (x *Cancel) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "cancel" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"cancel\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"cancel\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -5521,10 +5545,13 @@ func (x *CancelRefused) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "cancel.refused" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"cancel.refused\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"cancel.refused\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -9014,7 +9041,10 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 		}
 		seen[0] = true
 		if err := x.ARCP.DecodeWire(d); err != nil {
-			return true, wire.At(err, "arcp")
+			if err := d.Recover(wire.At(err, "arcp"), start, 0); err != nil {
+				return true, err
+			}
+			return true, nil
 		}
 	case "id":
 		if seen[1] {
@@ -9022,7 +9052,10 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 		}
 		seen[1] = true
 		if err := x.ID.DecodeWire(d); err != nil {
-			return true, wire.At(err, "id")
+			if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+				return true, err
+			}
+			return true, nil
 		}
 	case "type":
 		if seen[2] {
@@ -9032,7 +9065,10 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 		{
 			v0, err := d.String()
 			if err != nil {
-				return true, wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return true, err
+				}
+				return true, nil
 			}
 			x.Type = v0
 		}
@@ -9042,7 +9078,10 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 		}
 		seen[3] = true
 		if err := x.Timestamp.DecodeWire(d); err != nil {
-			return true, wire.At(err, "timestamp")
+			if err := d.Recover(wire.At(err, "timestamp"), start, 0); err != nil {
+				return true, err
+			}
+			return true, nil
 		}
 	case "source":
 		if seen[4] {
@@ -9054,7 +9093,11 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 			{
 				v1, err := d.String()
 				if err != nil {
-					return true, wire.At(err, "source")
+					if err := d.Recover(wire.At(err, "source"), start, 0); err != nil {
+						return true, err
+					}
+					x.Source = v
+					return true, nil
 				}
 				(*v) = v1
 			}
@@ -9070,7 +9113,11 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 			{
 				v1, err := d.String()
 				if err != nil {
-					return true, wire.At(err, "target")
+					if err := d.Recover(wire.At(err, "target"), start, 0); err != nil {
+						return true, err
+					}
+					x.Target = v
+					return true, nil
 				}
 				(*v) = v1
 			}
@@ -9084,7 +9131,11 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 		{
 			v := new(SessionID)
 			if err := (*v).DecodeWire(d); err != nil {
-				return true, wire.At(err, "session_id")
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return true, err
+				}
+				x.SessionID = v
+				return true, nil
 			}
 			x.SessionID = v
 		}
@@ -9096,7 +9147,11 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 		{
 			v := new(JobID)
 			if err := (*v).DecodeWire(d); err != nil {
-				return true, wire.At(err, "job_id")
+				if err := d.Recover(wire.At(err, "job_id"), start, 0); err != nil {
+					return true, err
+				}
+				x.JobID = v
+				return true, nil
 			}
 			x.JobID = v
 		}
@@ -9108,7 +9163,11 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 		{
 			v := new(StreamID)
 			if err := (*v).DecodeWire(d); err != nil {
-				return true, wire.At(err, "stream_id")
+				if err := d.Recover(wire.At(err, "stream_id"), start, 0); err != nil {
+					return true, err
+				}
+				x.StreamID = v
+				return true, nil
 			}
 			x.StreamID = v
 		}
@@ -9120,7 +9179,11 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 		{
 			v := new(SubscriptionID)
 			if err := (*v).DecodeWire(d); err != nil {
-				return true, wire.At(err, "subscription_id")
+				if err := d.Recover(wire.At(err, "subscription_id"), start, 0); err != nil {
+					return true, err
+				}
+				x.SubscriptionID = v
+				return true, nil
 			}
 			x.SubscriptionID = v
 		}
@@ -9134,7 +9197,11 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 			{
 				v1, err := d.String()
 				if err != nil {
-					return true, wire.At(err, "trace_id")
+					if err := d.Recover(wire.At(err, "trace_id"), start, 0); err != nil {
+						return true, err
+					}
+					x.TraceID = v
+					return true, nil
 				}
 				(*v) = v1
 			}
@@ -9150,7 +9217,11 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 			{
 				v1, err := d.String()
 				if err != nil {
-					return true, wire.At(err, "span_id")
+					if err := d.Recover(wire.At(err, "span_id"), start, 0); err != nil {
+						return true, err
+					}
+					x.SpanID = v
+					return true, nil
 				}
 				(*v) = v1
 			}
@@ -9166,7 +9237,11 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 			{
 				v1, err := d.String()
 				if err != nil {
-					return true, wire.At(err, "parent_span_id")
+					if err := d.Recover(wire.At(err, "parent_span_id"), start, 0); err != nil {
+						return true, err
+					}
+					x.ParentSpanID = v
+					return true, nil
 				}
 				(*v) = v1
 			}
@@ -9180,7 +9255,11 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 		{
 			v := new(MessageID)
 			if err := (*v).DecodeWire(d); err != nil {
-				return true, wire.At(err, "correlation_id")
+				if err := d.Recover(wire.At(err, "correlation_id"), start, 0); err != nil {
+					return true, err
+				}
+				x.CorrelationID = v
+				return true, nil
 			}
 			x.CorrelationID = v
 		}
@@ -9192,7 +9271,11 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 		{
 			v := new(MessageID)
 			if err := (*v).DecodeWire(d); err != nil {
-				return true, wire.At(err, "causation_id")
+				if err := d.Recover(wire.At(err, "causation_id"), start, 0); err != nil {
+					return true, err
+				}
+				x.CausationID = v
+				return true, nil
 			}
 			x.CausationID = v
 		}
@@ -9206,7 +9289,11 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 			{
 				v1, err := d.String()
 				if err != nil {
-					return true, wire.At(err, "idempotency_key")
+					if err := d.Recover(wire.At(err, "idempotency_key"), start, 0); err != nil {
+						return true, err
+					}
+					x.IdempotencyKey = v
+					return true, nil
 				}
 				(*v) = v1
 			}
@@ -9220,7 +9307,11 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 		{
 			v := new(Priority)
 			if err := (*v).DecodeWire(d); err != nil {
-				return true, wire.At(err, "priority")
+				if err := d.Recover(wire.At(err, "priority"), start, 0); err != nil {
+					return true, err
+				}
+				x.Priority = v
+				return true, nil
 			}
 			x.Priority = v
 		}
@@ -9232,7 +9323,10 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 		{
 			v0, err := wire.DecodeRaw(d)
 			if err != nil {
-				return true, wire.At(err, "extensions")
+				if err := d.Recover(wire.At(err, "extensions"), start, 0); err != nil {
+					return true, err
+				}
+				return true, nil
 			}
 			x.Extensions = v0
 		}
@@ -9246,7 +9340,11 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 			{
 				v1, err := d.Uint64()
 				if err != nil {
-					return true, wire.At(err, "event_seq")
+					if err := d.Recover(wire.At(err, "event_seq"), start, 0); err != nil {
+						return true, err
+					}
+					x.EventSeq = v
+					return true, nil
 				}
 				(*v) = v1
 			}
@@ -9260,7 +9358,10 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 		{
 			v0, err := wire.DecodeRaw(d)
 			if err != nil {
-				return true, wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return true, err
+				}
+				return true, nil
 			}
 			x.Payload = v0
 		}
@@ -9523,10 +9624,13 @@ func (x *EventEmit) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "event.emit" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"event.emit\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"event.emit\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -9809,10 +9913,13 @@ func (x *Interrupt) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "interrupt" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"interrupt\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"interrupt\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -10122,10 +10229,13 @@ func (x *JobAccepted) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "job.accepted" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.accepted\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"job.accepted\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -10458,10 +10568,13 @@ func (x *JobCancelled) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "job.cancelled" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.cancelled\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"job.cancelled\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -10746,10 +10859,13 @@ func (x *JobCompleted) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "job.completed" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.completed\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"job.completed\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -11131,10 +11247,13 @@ func (x *JobFailed) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "job.failed" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.failed\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"job.failed\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -11487,10 +11606,13 @@ func (x *JobHeartbeat) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "job.heartbeat" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.heartbeat\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"job.heartbeat\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -11812,10 +11934,13 @@ func (x *JobProgress) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "job.progress" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.progress\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"job.progress\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -12189,10 +12314,13 @@ func (x *JobResultChunk) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "job.result_chunk" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.result_chunk\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"job.result_chunk\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -12606,10 +12734,13 @@ func (x *JobStarted) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "job.started" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.started\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"job.started\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -12894,10 +13025,13 @@ func (x *JobSubscribe) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "job.subscribe" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.subscribe\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"job.subscribe\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -13203,10 +13337,13 @@ func (x *JobSubscribed) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "job.subscribed" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.subscribed\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"job.subscribed\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -13614,10 +13751,13 @@ func (x *JobUnsubscribe) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "job.unsubscribe" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"job.unsubscribe\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"job.unsubscribe\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -13875,10 +14015,13 @@ func (x *LeaseExtended) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "lease.extended" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"lease.extended\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"lease.extended\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -14156,10 +14299,13 @@ func (x *LeaseGranted) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "lease.granted" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"lease.granted\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"lease.granted\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -14515,10 +14661,13 @@ func (x *LeaseRefresh) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "lease.refresh" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"lease.refresh\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"lease.refresh\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -14796,10 +14945,13 @@ func (x *LeaseRevoked) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "lease.revoked" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"lease.revoked\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"lease.revoked\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -15083,10 +15235,13 @@ func (x *Log) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "log" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"log\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"log\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -16513,10 +16668,13 @@ func (x *SessionOpen) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "session.open" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.open\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"session.open\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "payload":
 			if seen[1] {
@@ -17197,10 +17355,13 @@ func (x *SessionChallenge) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "session.challenge" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.challenge\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"session.challenge\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "payload":
 			if seen[1] {
@@ -17442,10 +17603,13 @@ func (x *SessionAuthenticate) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "session.authenticate" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.authenticate\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"session.authenticate\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "payload":
 			if seen[1] {
@@ -17687,10 +17851,13 @@ func (x *SessionAccepted) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "session.accepted" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.accepted\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"session.accepted\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "payload":
 			if seen[1] {
@@ -18020,10 +18187,13 @@ func (x *SessionUnauthenticated) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "session.unauthenticated" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.unauthenticated\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"session.unauthenticated\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "payload":
 			if seen[1] {
@@ -18285,10 +18455,13 @@ func (x *SessionRejected) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "session.rejected" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.rejected\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"session.rejected\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "payload":
 			if seen[1] {
@@ -18550,10 +18723,13 @@ func (x *SessionRefresh) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "session.refresh" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.refresh\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"session.refresh\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -18841,10 +19017,13 @@ func (x *SessionEvicted) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "session.evicted" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.evicted\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"session.evicted\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -19128,10 +19307,13 @@ func (x *SessionClose) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "session.close" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.close\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"session.close\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -19396,10 +19578,13 @@ func (x *SessionClosed) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "session.closed" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.closed\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"session.closed\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -19664,10 +19849,13 @@ func (x *SessionResume) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "session.resume" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.resume\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"session.resume\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "payload":
 			if seen[1] {
@@ -19929,10 +20117,13 @@ func (x *SessionResumed) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "session.resumed" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.resumed\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"session.resumed\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "payload":
 			if seen[1] {
@@ -20234,10 +20425,13 @@ func (x *SessionPing) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "session.ping" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.ping\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"session.ping\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -20521,10 +20715,13 @@ func (x *SessionPong) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "session.pong" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.pong\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"session.pong\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -20808,10 +21005,13 @@ func (x *SessionAck) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "session.ack" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.ack\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"session.ack\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -21068,10 +21268,13 @@ func (x *SessionListJobs) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "session.list_jobs" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.list_jobs\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"session.list_jobs\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -21591,10 +21794,13 @@ func (x *SessionJobs) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "session.jobs" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"session.jobs\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"session.jobs\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -22184,10 +22390,13 @@ func (x *Ping) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "ping" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"ping\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"ping\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -22452,10 +22661,13 @@ func (x *Pong) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "pong" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"pong\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"pong\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -22720,10 +22932,13 @@ func (x *Nack) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "nack" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"nack\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"nack\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -23032,10 +23247,13 @@ func (x *Resume) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "resume" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"resume\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"resume\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -23348,10 +23566,13 @@ func (x *ToolInvoke) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "tool.invoke" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"tool.invoke\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"tool.invoke\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -23710,10 +23931,13 @@ func (x *ToolResult) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "tool.result" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"tool.result\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"tool.result\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -23991,10 +24215,13 @@ func (x *ToolError) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "tool.error" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"tool.error\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"tool.error\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -24327,10 +24554,13 @@ func (x *StreamOpen) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "stream.open" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"stream.open\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"stream.open\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -24730,10 +24960,13 @@ func (x *StreamChunk) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "stream.chunk" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"stream.chunk\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"stream.chunk\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -25147,10 +25380,13 @@ func (x *StreamClose) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "stream.close" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"stream.close\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"stream.close\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -25430,10 +25666,13 @@ func (x *StreamError) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "stream.error" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"stream.error\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"stream.error\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -25739,10 +25978,13 @@ func (x *PermissionRequest) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "permission.request" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"permission.request\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"permission.request\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -26112,10 +26354,13 @@ func (x *PermissionGrant) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "permission.grant" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"permission.grant\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"permission.grant\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -26451,10 +26696,13 @@ func (x *PermissionDeny) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "permission.deny" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"permission.deny\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"permission.deny\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -26744,10 +26992,13 @@ func (x *Subscribe) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "subscribe" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"subscribe\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"subscribe\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -27489,10 +27740,13 @@ func (x *SubscribeAccepted) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "subscribe.accepted" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"subscribe.accepted\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"subscribe.accepted\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -27750,10 +28004,13 @@ func (x *SubscribeEvent) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "subscribe.event" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"subscribe.event\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"subscribe.event\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -28039,10 +28296,13 @@ func (x *Unsubscribe) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "unsubscribe" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"unsubscribe\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"unsubscribe\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -28300,10 +28560,13 @@ func (x *SubscribeClosed) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "subscribe.closed" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"subscribe.closed\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"subscribe.closed\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -28607,10 +28870,13 @@ func (x *Metric) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "metric" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"metric\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"metric\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {
@@ -28939,10 +29205,13 @@ func (x *TraceSpan) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "trace.span" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"trace.span\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"trace.span\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "session_id":
 			if seen[1] {

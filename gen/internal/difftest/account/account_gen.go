@@ -462,7 +462,13 @@ func (x *Account) CheckWire(c *wire.Checker, p string) {
 		if len(x.Tags) > 5 {
 			c.FailKeyword(p, "maxItems", "has %d items, want at most 5", len(x.Tags))
 		}
-		if i, j, dup := check.Unique(x.Tags); dup {
+		if raws, ok := c.RawItems(p); ok {
+			if i, j, dup := check.UniqueJSON(len(raws), func(k int) []byte {
+				return raws[k]
+			}); dup {
+				c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
+			}
+		} else if i, j, dup := check.Unique(x.Tags); dup {
 			c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
 		}
 	}

@@ -329,7 +329,13 @@ func (x *Item) CheckWire(c *wire.Checker, p string) {
 	}
 	if x.Tags != nil {
 		p := c.Join(p, "tags")
-		if i, j, dup := check.Unique(x.Tags); dup {
+		if raws, ok := c.RawItems(p); ok {
+			if i, j, dup := check.UniqueJSON(len(raws), func(k int) []byte {
+				return raws[k]
+			}); dup {
+				c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
+			}
+		} else if i, j, dup := check.Unique(x.Tags); dup {
 			c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
 		}
 	}
@@ -369,7 +375,10 @@ func (x *Item) decodeWireMember(d *wire.Decoder, key string, seen []bool, start 
 		{
 			v0, err := d.String()
 			if err != nil {
-				return true, wire.At(err, "id")
+				if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+					return true, err
+				}
+				return true, nil
 			}
 			x.ID = v0
 		}
@@ -381,7 +390,10 @@ func (x *Item) decodeWireMember(d *wire.Decoder, key string, seen []bool, start 
 		{
 			v0, err := d.String()
 			if err != nil {
-				return true, wire.At(err, "kind")
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return true, err
+				}
+				return true, nil
 			}
 			x.Kind = v0
 		}
@@ -392,7 +404,13 @@ func (x *Item) decodeWireMember(d *wire.Decoder, key string, seen []bool, start 
 		seen[2] = true
 		{
 			if err := d.BeginArray(); err != nil {
-				return true, wire.At(err, "tags")
+				if err := d.Recover(wire.At(err, "tags"), start, 0); err != nil {
+					return true, err
+				}
+				if x.Tags == nil {
+					x.Tags = []string{}
+				}
+				return true, nil
 			}
 			s0 := make([]string, 0)
 			for i0 := 0; ; i0++ {
@@ -407,7 +425,11 @@ func (x *Item) decodeWireMember(d *wire.Decoder, key string, seen []bool, start 
 				{
 					v1, err := d.String()
 					if err != nil {
-						return true, wire.At(wire.AtIndex(err, i0), "tags")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "tags"), start, 1); err != nil {
+							return true, err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					e0 = v1
 				}
@@ -423,7 +445,11 @@ func (x *Item) decodeWireMember(d *wire.Decoder, key string, seen []bool, start 
 		{
 			v := new(Labels)
 			if err := (*v).DecodeWire(d); err != nil {
-				return true, wire.At(err, "labels")
+				if err := d.Recover(wire.At(err, "labels"), start, 0); err != nil {
+					return true, err
+				}
+				x.Labels = v
+				return true, nil
 			}
 			x.Labels = v
 		}
@@ -478,7 +504,13 @@ func (x *Item) checkWireMembers(c *wire.Checker, p string, from, to int) {
 		case 2:
 			if x.Tags != nil {
 				p := c.Join(p, "tags")
-				if i, j, dup := check.Unique(x.Tags); dup {
+				if raws, ok := c.RawItems(p); ok {
+					if i, j, dup := check.UniqueJSON(len(raws), func(k int) []byte {
+						return raws[k]
+					}); dup {
+						c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
+					}
+				} else if i, j, dup := check.Unique(x.Tags); dup {
 					c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
 				}
 			}
@@ -907,7 +939,13 @@ func (x *Product) CheckWire(c *wire.Checker, p string) {
 	}
 	if x.Variants != nil {
 		p := c.Join(p, "variants")
-		if i, j, dup := check.UniqueJSON(len(x.Variants), func(k0 int) []byte {
+		if raws, ok := c.RawItems(p); ok {
+			if i, j, dup := check.UniqueJSON(len(raws), func(k int) []byte {
+				return raws[k]
+			}); dup {
+				c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
+			}
+		} else if i, j, dup := check.UniqueJSON(len(x.Variants), func(k0 int) []byte {
 			e := wire.NewEncoder(nil)
 			x.Variants[k0].EncodeWire(e)
 			return e.Bytes()
@@ -921,7 +959,13 @@ func (x *Product) CheckWire(c *wire.Checker, p string) {
 	}
 	if x.Dims != nil {
 		p := c.Join(p, "dims")
-		if i, j, dup := check.UniqueJSON(len(x.Dims), func(k0 int) []byte {
+		if raws, ok := c.RawItems(p); ok {
+			if i, j, dup := check.UniqueJSON(len(raws), func(k int) []byte {
+				return raws[k]
+			}); dup {
+				c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
+			}
+		} else if i, j, dup := check.UniqueJSON(len(x.Dims), func(k0 int) []byte {
 			e := wire.NewEncoder(nil)
 			e.BeginArray()
 			for i1 := range x.Dims[k0] {
@@ -1825,6 +1869,22 @@ func decodeThenShipmentByTrial(d *wire.Decoder, set uint64) (thenShipment, error
 	}
 	if decoded != nil {
 		return decoded, nil
+	}
+	if d.Collecting() {
+		if set&uint64(0x1) == uint64(0x1) {
+			v := new(thenShipmentWithAddress)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			v := new(thenShipmentWithPickup)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
 	}
 	// The error's offset is in raw; make it one in the whole input.
 	var we *wire.Error

@@ -1599,7 +1599,13 @@ func (x *Schema) CheckWire(c *wire.Checker, p string) {
 		if len(x.Enum) < 1 {
 			c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(x.Enum))
 		}
-		if i, j, dup := check.UniqueJSON(len(x.Enum), func(k0 int) []byte {
+		if raws, ok := c.RawItems(p); ok {
+			if i, j, dup := check.UniqueJSON(len(raws), func(k int) []byte {
+				return raws[k]
+			}); dup {
+				c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
+			}
+		} else if i, j, dup := check.UniqueJSON(len(x.Enum), func(k0 int) []byte {
 			e := wire.NewEncoder(nil)
 			e.Raw(x.Enum[k0])
 			return e.Bytes()
@@ -2982,7 +2988,13 @@ func (x *SchemaItemsSchema) CheckWire(c *wire.Checker, p string) {
 		if len(x.Enum) < 1 {
 			c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(x.Enum))
 		}
-		if i, j, dup := check.UniqueJSON(len(x.Enum), func(k0 int) []byte {
+		if raws, ok := c.RawItems(p); ok {
+			if i, j, dup := check.UniqueJSON(len(raws), func(k int) []byte {
+				return raws[k]
+			}); dup {
+				c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
+			}
+		} else if i, j, dup := check.UniqueJSON(len(x.Enum), func(k0 int) []byte {
 			e := wire.NewEncoder(nil)
 			e.Raw(x.Enum[k0])
 			return e.Bytes()
@@ -3092,7 +3104,13 @@ func (x *StringArray) CheckWire(c *wire.Checker, p string) {
 	if len(v) < 1 {
 		c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(v))
 	}
-	if i, j, dup := check.Unique(v); dup {
+	if raws, ok := c.RawItems(p); ok {
+		if i, j, dup := check.UniqueJSON(len(raws), func(k int) []byte {
+			return raws[k]
+		}); dup {
+			c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
+		}
+	} else if i, j, dup := check.Unique(v); dup {
 		c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
 	}
 }
@@ -4171,7 +4189,13 @@ func (x *SchemaAdditionalPropertiesSchema) CheckWire(c *wire.Checker, p string) 
 		if len(x.Enum) < 1 {
 			c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(x.Enum))
 		}
-		if i, j, dup := check.UniqueJSON(len(x.Enum), func(k0 int) []byte {
+		if raws, ok := c.RawItems(p); ok {
+			if i, j, dup := check.UniqueJSON(len(raws), func(k int) []byte {
+				return raws[k]
+			}); dup {
+				c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
+			}
+		} else if i, j, dup := check.UniqueJSON(len(x.Enum), func(k0 int) []byte {
 			e := wire.NewEncoder(nil)
 			e.Raw(x.Enum[k0])
 			return e.Bytes()
@@ -5326,7 +5350,13 @@ func (x *SchemaDependenciesValueSchema) CheckWire(c *wire.Checker, p string) {
 		if len(x.Enum) < 1 {
 			c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(x.Enum))
 		}
-		if i, j, dup := check.UniqueJSON(len(x.Enum), func(k0 int) []byte {
+		if raws, ok := c.RawItems(p); ok {
+			if i, j, dup := check.UniqueJSON(len(raws), func(k int) []byte {
+				return raws[k]
+			}); dup {
+				c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
+			}
+		} else if i, j, dup := check.UniqueJSON(len(x.Enum), func(k0 int) []byte {
 			e := wire.NewEncoder(nil)
 			e.Raw(x.Enum[k0])
 			return e.Bytes()
@@ -5596,7 +5626,13 @@ func (x *SchemaTypeArray) CheckWire(c *wire.Checker, p string) {
 	if len(v) < 1 {
 		c.FailKeyword(p, "minItems", "has %d items, want at least 1", len(v))
 	}
-	if i, j, dup := check.UniqueJSON(len(v), func(k1 int) []byte {
+	if raws, ok := c.RawItems(p); ok {
+		if i, j, dup := check.UniqueJSON(len(raws), func(k int) []byte {
+			return raws[k]
+		}); dup {
+			c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
+		}
+	} else if i, j, dup := check.UniqueJSON(len(v), func(k1 int) []byte {
 		e := wire.NewEncoder(nil)
 		v[k1].EncodeWire(e)
 		return e.Bytes()

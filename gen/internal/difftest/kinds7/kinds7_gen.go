@@ -856,7 +856,13 @@ func (x *Names) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Names) CheckWire(c *wire.Checker, p string) {
 	v := []string(*x)
-	if i, j, dup := check.Unique(v); dup {
+	if raws, ok := c.RawItems(p); ok {
+		if i, j, dup := check.UniqueJSON(len(raws), func(k int) []byte {
+			return raws[k]
+		}); dup {
+			c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
+		}
+	} else if i, j, dup := check.Unique(v); dup {
 		c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
 	}
 }
@@ -1127,6 +1133,22 @@ func decodeConfigByTrial(d *wire.Decoder, set uint64) (Config, error) {
 	}
 	if decoded != nil {
 		return decoded, nil
+	}
+	if d.Collecting() {
+		if set&uint64(0x1) == uint64(0x1) {
+			v := new(ConfigWithTool)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x0) == uint64(0x0) {
+			v := new(Options)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
 	}
 	// The error's offset is in raw; make it one in the whole input.
 	var we *wire.Error
@@ -1875,6 +1897,36 @@ func decodeInputByTrial(d *wire.Decoder, set uint64) (Input, error) {
 	}
 	if decoded != nil {
 		return decoded, nil
+	}
+	if d.Collecting() {
+		if set&uint64(0x1) == uint64(0x1) {
+			v := new(InputWithFileset)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x0) == uint64(0x0) {
+			v := new(InputWithRuntime)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x0) == uint64(0x0) {
+			v := new(InputWithEnv)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x0) == uint64(0x0) {
+			v := new(InputWithExternalDependencies)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
 	}
 	// The error's offset is in raw; make it one in the whole input.
 	var we *wire.Error

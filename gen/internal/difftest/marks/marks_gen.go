@@ -1639,6 +1639,22 @@ func decodeDatumByTrial(d *wire.Decoder, set uint64) (Datum, error) {
 	if decoded != nil {
 		return decoded, nil
 	}
+	if d.Collecting() {
+		if set&uint64(0x1) == uint64(0x1) {
+			v := new(ExprRef)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x0) == uint64(0x0) {
+			v := new(DateTime)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+	}
 	// The error's offset is in raw; make it one in the whole input.
 	var we *wire.Error
 	if errors.As(first, &we) && we.Offset >= 0 {

@@ -601,7 +601,13 @@ func (x *Series) EncodeWireFields(e *wire.Encoder) {
 func (x *Series) CheckWire(c *wire.Checker, p string) {
 	{
 		p := c.Join(p, "points")
-		if i, j, dup := check.UniqueJSON(len(x.Points), func(k0 int) []byte {
+		if raws, ok := c.RawItems(p); ok {
+			if i, j, dup := check.UniqueJSON(len(raws), func(k int) []byte {
+				return raws[k]
+			}); dup {
+				c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
+			}
+		} else if i, j, dup := check.UniqueJSON(len(x.Points), func(k0 int) []byte {
 			e := wire.NewEncoder(nil)
 			e.BeginArray()
 			for i1 := range x.Points[k0] {

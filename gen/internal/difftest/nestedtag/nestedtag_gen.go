@@ -882,6 +882,22 @@ func decodeNonBodyByTrial(d *wire.Decoder, set uint64) (NonBody, error) {
 	if decoded != nil {
 		return decoded, nil
 	}
+	if d.Collecting() {
+		if set&uint64(0x1) == uint64(0x1) {
+			v := new(Path)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x0) == uint64(0x0) {
+			v := new(Query)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+	}
 	// The error's offset is in raw; make it one in the whole input.
 	var we *wire.Error
 	if errors.As(first, &we) && we.Offset >= 0 {
@@ -1850,6 +1866,22 @@ func decodePublishByTrial(d *wire.Decoder, set uint64) (Publish, error) {
 	}
 	if decoded != nil {
 		return decoded, nil
+	}
+	if d.Collecting() {
+		if set&uint64(0x1) == uint64(0x1) {
+			v := new(GithubOptions)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x1) == uint64(0x1) {
+			v := new(GitlabOptions)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
 	}
 	// The error's offset is in raw; make it one in the whole input.
 	var we *wire.Error

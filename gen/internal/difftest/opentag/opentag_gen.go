@@ -1020,12 +1020,7 @@ func CheckEvent(c *wire.Checker, p string, v Event) {
 			EncodeEvent(e, v)
 			raw = e.Bytes()
 		}
-		o := new(otherEvent)
-		if err := wire.UnmarshalOwned(raw, o); err != nil {
-			c.FailWith(p, err)
-		} else {
-			o.CheckWire(c, p)
-		}
+		c.CheckRaw(p, raw, new(otherEvent))
 	}
 }
 
@@ -1421,12 +1416,7 @@ func CheckSignal(c *wire.Checker, p string, v Signal) {
 			EncodeSignal(e, v)
 			raw = e.Bytes()
 		}
-		o := new(otherSignal)
-		if err := wire.UnmarshalOwned(raw, o); err != nil {
-			c.FailWith(p, err)
-		} else {
-			o.CheckWire(c, p)
-		}
+		c.CheckRaw(p, raw, new(otherSignal))
 	}
 }
 

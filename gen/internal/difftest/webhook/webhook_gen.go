@@ -404,7 +404,10 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 		{
 			v0, err := d.String()
 			if err != nil {
-				return true, wire.At(err, "id")
+				if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+					return true, err
+				}
+				return true, nil
 			}
 			x.ID = v0
 		}
@@ -416,7 +419,10 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 		{
 			v0, err := d.String()
 			if err != nil {
-				return true, wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return true, err
+				}
+				return true, nil
 			}
 			x.Type = v0
 		}
@@ -428,7 +434,10 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 		{
 			v0, err := d.String()
 			if err != nil {
-				return true, wire.At(err, "at")
+				if err := d.Recover(wire.At(err, "at"), start, 0); err != nil {
+					return true, err
+				}
+				return true, nil
 			}
 			x.At = v0
 		}
@@ -442,7 +451,11 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 			{
 				v1, err := d.Uint32()
 				if err != nil {
-					return true, wire.At(err, "attempt")
+					if err := d.Recover(wire.At(err, "attempt"), start, 0); err != nil {
+						return true, err
+					}
+					x.Attempt = v
+					return true, nil
 				}
 				(*v) = v1
 			}
@@ -456,7 +469,10 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 		{
 			v0, err := wire.DecodeRaw(d)
 			if err != nil {
-				return true, wire.At(err, "data")
+				if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+					return true, err
+				}
+				return true, nil
 			}
 			x.Data = v0
 		}
@@ -569,10 +585,13 @@ func (x *UserCreated) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "user.created" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"user.created\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"user.created\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "data":
 			if seen[1] {
@@ -753,6 +772,22 @@ func decodeUserByTrial(d *wire.Decoder, set uint64) (User, error) {
 	}
 	if decoded != nil {
 		return decoded, nil
+	}
+	if d.Collecting() {
+		if set&uint64(0x3) == uint64(0x3) {
+			v := new(UserWithNameAndPhone)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x4) == uint64(0x4) {
+			v := new(UserWithEmail)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
 	}
 	// The error's offset is in raw; make it one in the whole input.
 	var we *wire.Error
@@ -1009,7 +1044,13 @@ func (x *UserWithEmail) CheckWire(c *wire.Checker, p string) {
 	}
 	if x.Roles != nil {
 		p := c.Join(p, "roles")
-		if i, j, dup := check.Unique(x.Roles); dup {
+		if raws, ok := c.RawItems(p); ok {
+			if i, j, dup := check.UniqueJSON(len(raws), func(k int) []byte {
+				return raws[k]
+			}); dup {
+				c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
+			}
+		} else if i, j, dup := check.Unique(x.Roles); dup {
 			c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
 		}
 	}

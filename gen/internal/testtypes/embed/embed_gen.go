@@ -341,7 +341,13 @@ func (x *Envelope) CheckWire(c *wire.Checker, p string) {
 	}
 	if x.Tags != nil {
 		p := c.Join(p, "tags")
-		if i, j, dup := check.Unique(x.Tags); dup {
+		if raws, ok := c.RawItems(p); ok {
+			if i, j, dup := check.UniqueJSON(len(raws), func(k int) []byte {
+				return raws[k]
+			}); dup {
+				c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
+			}
+		} else if i, j, dup := check.Unique(x.Tags); dup {
 			c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
 		}
 	}
@@ -381,7 +387,10 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 		}
 		seen[0] = true
 		if err := x.V.DecodeWire(d); err != nil {
-			return true, wire.At(err, "v")
+			if err := d.Recover(wire.At(err, "v"), start, 0); err != nil {
+				return true, err
+			}
+			return true, nil
 		}
 	case "id":
 		if seen[1] {
@@ -391,7 +400,10 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 		{
 			v0, err := d.String()
 			if err != nil {
-				return true, wire.At(err, "id")
+				if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+					return true, err
+				}
+				return true, nil
 			}
 			x.ID = v0
 		}
@@ -403,7 +415,10 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 		{
 			v0, err := d.String()
 			if err != nil {
-				return true, wire.At(err, "type")
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return true, err
+				}
+				return true, nil
 			}
 			x.Type = v0
 		}
@@ -417,7 +432,11 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 			{
 				v1, err := d.String()
 				if err != nil {
-					return true, wire.At(err, "trace")
+					if err := d.Recover(wire.At(err, "trace"), start, 0); err != nil {
+						return true, err
+					}
+					x.Trace = v
+					return true, nil
 				}
 				(*v) = v1
 			}
@@ -433,7 +452,11 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 			{
 				v1, err := d.Uint64()
 				if err != nil {
-					return true, wire.At(err, "seq")
+					if err := d.Recover(wire.At(err, "seq"), start, 0); err != nil {
+						return true, err
+					}
+					x.Seq = v
+					return true, nil
 				}
 				(*v) = v1
 			}
@@ -446,7 +469,13 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 		seen[5] = true
 		{
 			if err := d.BeginArray(); err != nil {
-				return true, wire.At(err, "tags")
+				if err := d.Recover(wire.At(err, "tags"), start, 0); err != nil {
+					return true, err
+				}
+				if x.Tags == nil {
+					x.Tags = []string{}
+				}
+				return true, nil
 			}
 			s0 := make([]string, 0)
 			for i0 := 0; ; i0++ {
@@ -461,7 +490,11 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 				{
 					v1, err := d.String()
 					if err != nil {
-						return true, wire.At(wire.AtIndex(err, i0), "tags")
+						if err := d.Recover(wire.At(wire.AtIndex(err, i0), "tags"), start, 1); err != nil {
+							return true, err
+						}
+						s0 = append(s0, e0)
+						continue
 					}
 					e0 = v1
 				}
@@ -477,7 +510,10 @@ func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool, st
 		{
 			v0, err := wire.DecodeRaw(d)
 			if err != nil {
-				return true, wire.At(err, "payload")
+				if err := d.Recover(wire.At(err, "payload"), start, 0); err != nil {
+					return true, err
+				}
+				return true, nil
 			}
 			x.Payload = v0
 		}
@@ -566,7 +602,13 @@ func (x *Envelope) checkWireMembers(c *wire.Checker, p string, from, to int) {
 		case 5:
 			if x.Tags != nil {
 				p := c.Join(p, "tags")
-				if i, j, dup := check.Unique(x.Tags); dup {
+				if raws, ok := c.RawItems(p); ok {
+					if i, j, dup := check.UniqueJSON(len(raws), func(k int) []byte {
+						return raws[k]
+					}); dup {
+						c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
+					}
+				} else if i, j, dup := check.Unique(x.Tags); dup {
 					c.FailKeyword(p, "uniqueItems", "items %d and %d are equal, want unique items", i, j)
 				}
 			}
@@ -663,10 +705,13 @@ func (x *Note) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "note" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"note\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"note\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "text":
 			if seen[1] {
@@ -811,10 +856,13 @@ func (x *Ping) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 			if v != "ping" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"ping\""), "type"), start, 0); err != nil {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"ping\""), "type"), start)
+				if err != nil {
 					return err
 				}
-				continue
+				if utf8.RuneCountInString(string(v)) < 1 {
+					c.FailKeyword(p, "minLength", "is shorter than 1 characters")
+				}
 			}
 		case "trace":
 			if seen[1] {

@@ -2727,6 +2727,22 @@ func decodeShapeByTrial(d *wire.Decoder, set uint64) (Shape, error) {
 	if decoded != nil {
 		return decoded, nil
 	}
+	if d.Collecting() {
+		if set&uint64(0x3) == uint64(0x3) {
+			v := new(Rect)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x4) == uint64(0x4) {
+			v := new(Circle)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+	}
 	// The error's offset is in raw; make it one in the whole input.
 	var we *wire.Error
 	if errors.As(first, &we) && we.Offset >= 0 {
@@ -3986,6 +4002,22 @@ func decodeRPCByTrial(d *wire.Decoder, set uint64) (RPC, error) {
 	}
 	if decoded != nil {
 		return decoded, nil
+	}
+	if d.Collecting() {
+		if set&uint64(0x3) == uint64(0x3) {
+			v := new(CallWithID)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			v := new(Call)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
 	}
 	// The error's offset is in raw; make it one in the whole input.
 	var we *wire.Error

@@ -10190,12 +10190,7 @@ func CheckPlanUpdateContent(c *wire.Checker, p string, v PlanUpdateContent) {
 			EncodePlanUpdateContent(e, v)
 			raw = e.Bytes()
 		}
-		o := new(otherPlanUpdateContent)
-		if err := wire.UnmarshalOwned(raw, o); err != nil {
-			c.FailWith(p, err)
-		} else {
-			o.CheckWire(c, p)
-		}
+		c.CheckRaw(p, raw, new(otherPlanUpdateContent))
 	}
 }
 
@@ -14892,6 +14887,22 @@ func decodeMessageMCPResponseByTrial(d *wire.Decoder, set uint64) (MessageMCPRes
 	}
 	if decoded != nil {
 		return decoded, nil
+	}
+	if d.Collecting() {
+		if set&uint64(0x1) == uint64(0x1) {
+			v := new(MessageMCPResult)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			v := new(MessageMCPError)
+			if _, err := d.Redo(start, v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
 	}
 	// The error's offset is in raw; make it one in the whole input.
 	var we *wire.Error
