@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -384,7 +383,9 @@ func fuzzMutate(v any, r *bytesReader) any {
 
 // FuzzChecksAgreeWithV6: an example of a complete subject of the corpus,
 // changed in one place the fuzzer chooses, fails (or passes) the
-// generated decode and Check where v6 says it does (pointerAgreement).
+// generated decode and Check where v6 says it does (pointerAgreement),
+// and Codec.ExplainAt lists only v6's failures, all of them when it says
+// its list is whole (explainAgreement).
 func FuzzChecksAgreeWithV6(f *testing.F) {
 	cases := corpus(f)
 	var complete []corpusCase
@@ -409,6 +410,9 @@ func FuzzChecksAgreeWithV6(f *testing.F) {
 			t.Skip(err)
 		}
 		if problem, _ := pointerAgreement(cs, raw); problem != "" {
+			t.Errorf("%s: %s: %s", cs.id, raw, problem)
+		}
+		if problem, _, _ := explainAgreement(cs, raw); problem != "" {
 			t.Errorf("%s: %s: %s", cs.id, raw, problem)
 		}
 	})
@@ -442,6 +446,11 @@ func (n *v6node) foundIn(errs wire.Errors) bool {
 		if has(n.blame) || n.ofValues() && has(blame{n.ptr, "enum"}) {
 			return true
 		}
+		for _, e := range errs {
+			if n.allRejectAt(e) {
+				return true
+			}
+		}
 		for _, k := range n.kids {
 			if k.foundIn(errs) {
 				return true
@@ -455,6 +464,57 @@ func (n *v6node) foundIn(errs wire.Errors) bool {
 		}
 	}
 	return true
+}
+
+// allRejectAt reports whether e is a defect that every alternative of the
+// failed choice n has, so that e alone explains why n fails: a union's
+// tag. e is either a member of the choice's value that every alternative
+// rejects (const, enum or type at it: a tag of the wrong type, or naming
+// no alternative), or a required member missing from the value itself
+// that every alternative requires (a missing tag). An alternative for
+// another JSON type (type fails at the value itself) rejects anything.
+// Such a tag is one defect, as Codec.ExplainAt documents: the
+// alternatives' other failures are not what is wrong with the value.
+func (n *v6node) allRejectAt(e *wire.Error) bool {
+	var match func(m *v6node) bool
+	switch {
+	case e.Pointer == n.ptr && e.Keyword == "required":
+		match = func(m *v6node) bool { return m.ptr == n.ptr && (m.keyword == "required" || m.keyword == "type") }
+	case strings.HasPrefix(e.Pointer, n.ptr+"/") && !strings.Contains(e.Pointer[len(n.ptr)+1:], "/") &&
+		(e.Keyword == "const" || e.Keyword == "enum" || e.Keyword == "type"):
+		match = func(m *v6node) bool {
+			return m.ptr == e.Pointer && (m.keyword == "const" || m.keyword == "enum" || m.keyword == "type") ||
+				m.ptr == n.ptr && m.keyword == "type"
+		}
+	default:
+		return false
+	}
+	var rejects func(m *v6node) bool
+	rejects = func(m *v6node) bool {
+		switch {
+		case m.leaf:
+			return match(m)
+		case m.choice:
+			for _, k := range m.kids {
+				if !rejects(k) {
+					return false
+				}
+			}
+			return len(m.kids) > 0
+		}
+		for _, k := range m.kids {
+			if rejects(k) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, k := range n.kids {
+		if !rejects(k) {
+			return false
+		}
+	}
+	return len(n.kids) > 0
 }
 
 // leafPointers is how many distinct pointers v6's leaves name outside any
@@ -473,27 +533,36 @@ func (n *v6node) leafPointers(out map[string]bool) {
 }
 
 // explainAgreement compares, for one value of a complete codec, every
-// defect Codec.Explain lists with every failure v6 reports: each listed
-// error is one of v6's blames (pointer and keyword; see blamed), and each
-// failure v6 reports is listed itself (foundIn), under the rules of
-// pointerAgreement for oneOf and anyOf. A value v6 accepts has no defect.
-// defects is how many separate failures v6 reports (leafPointers).
-func explainAgreement(cs corpusCase, raw []byte) (problem string, defects int) {
+// defect Codec.ExplainAt lists with every failure v6 reports: each listed
+// error is one of v6's blames (pointer and keyword; see blamed); and when
+// ExplainAt says the list is whole, each failure v6 reports is listed
+// itself (foundIn), under the rules of pointerAgreement for oneOf and
+// anyOf and allRejectAt for a union's tag. A value v6 accepts has no
+// defect. defects is how many separate failures v6 reports
+// (leafPointers); whole is what ExplainAt said.
+//
+// The value is explained twice, as a document and inside another one
+// (at /x/1 of {"x":[0,value]}): the second lists the same errors, their
+// offsets moved by the bytes before the value.
+func explainAgreement(cs corpusCase, raw []byte) (problem string, defects int, whole bool) {
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
-		return "", 0
+		return "", 0, false
 	}
-	errs := cs.codec.Explain(raw)
+	errs, whole := cs.codec.ExplainAt(wire.NewDecoder(raw), "")
+	if p := explainedInside(cs, raw, errs, whole); p != "" {
+		return p, 0, whole
+	}
 	verr := cs.sch.Validate(inst)
 	if verr == nil {
 		if len(errs) > 0 {
-			return fmt.Sprintf("Explain lists %v, v6 accepts the value", errs), 0
+			return fmt.Sprintf("ExplainAt lists %v, v6 accepts the value", errs), 0, whole
 		}
-		return "", 0
+		return "", 0, whole
 	}
 	var ve *jsonschema.ValidationError
 	if !errors.As(verr, &ve) {
-		return fmt.Sprintf("v6: %v", verr), 0
+		return fmt.Sprintf("v6: %v", verr), 0, whole
 	}
 	root := reduce(ve)
 	all := map[blame]bool{}
@@ -501,7 +570,7 @@ func explainAgreement(cs corpusCase, raw []byte) (problem string, defects int) {
 	ptrs := map[string]bool{}
 	root.leafPointers(ptrs)
 	if len(errs) == 0 {
-		return fmt.Sprintf("Explain lists nothing, v6 reports %s", explain(all)), len(ptrs)
+		return fmt.Sprintf("ExplainAt lists nothing, v6 reports %s", explain(all)), len(ptrs), whole
 	}
 	var bad []string
 	for _, e := range errs {
@@ -510,56 +579,33 @@ func explainAgreement(cs corpusCase, raw []byte) (problem string, defects int) {
 		}
 	}
 	if len(bad) > 0 {
-		return fmt.Sprintf("Explain lists %s, none of v6's %s", strings.Join(bad, ", "), explain(all)), len(ptrs)
+		return fmt.Sprintf("ExplainAt lists %s, none of v6's %s", strings.Join(bad, ", "), explain(all)), len(ptrs), whole
 	}
-	if !root.foundIn(errs) {
-		return fmt.Sprintf("Explain lists %v, which misses some of v6's %s", errs, explain(all)), len(ptrs)
+	if whole && !root.foundIn(errs) {
+		return fmt.Sprintf("ExplainAt lists %v as whole, which misses some of v6's %s", errs, explain(all)), len(ptrs), whole
 	}
-	return "", len(ptrs)
+	return "", len(ptrs), whole
 }
 
-// choiceMiss reports whether a disagreement of explainAgreement lies
-// only inside a failed oneOf or anyOf: every error Explain lists is one
-// of v6's, and each of v6's failures outside the failed choices is
-// listed. A union decoder still stops at its first error (a tag, or a
-// member of the variant the tag selects), so a failed union lists one
-// defect where v6 may report several; these values are counted, not
-// failed, until unions collect as structs do.
-func choiceMiss(cs corpusCase, raw []byte) bool {
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		return false
-	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(cs.sch.Validate(inst), &ve) {
-		return false
-	}
-	root := reduce(ve)
-	all := map[blame]bool{}
-	root.blames(all)
-	var ptrs []string
-	for _, e := range cs.codec.Explain(raw) {
-		if !blamed(e.Pointer, e.Keyword, all) {
-			return false
+// explainedInside explains raw at /x/1 of a document that holds it and
+// reports how that differs from errs and whole, raw's own explanation.
+func explainedInside(cs corpusCase, raw []byte, errs wire.Errors, whole bool) string {
+	const before = `{"x":[0,`
+	doc := append(append([]byte(before), raw...), "]}"...)
+	in, inWhole := cs.codec.ExplainAt(wire.NewDecoder(doc), "/x/1")
+	same := len(in) == len(errs) && inWhole == whole
+	for i := 0; same && i < len(in); i++ {
+		a, b := in[i], errs[i]
+		off := b.Offset
+		if off >= 0 {
+			off += len(before)
 		}
-		ptrs = append(ptrs, e.Pointer)
+		same = a.Pointer == b.Pointer && a.Keyword == b.Keyword && a.Code == b.Code && a.Msg == b.Msg && a.Offset == off
 	}
-	var inChoice func(n *v6node) bool
-	inChoice = func(n *v6node) bool {
-		if n.choice {
-			return true
-		}
-		if n.leaf {
-			return n.foundIn(cs.codec.Explain(raw))
-		}
-		for _, k := range n.kids {
-			if !inChoice(k) {
-				return false
-			}
-		}
-		return true
+	if !same {
+		return fmt.Sprintf("ExplainAt at /x/1 of a document lists %v (whole %v), alone %v (whole %v)", in, inWhole, errs, whole)
 	}
-	return len(ptrs) > 0 && inChoice(root)
+	return ""
 }
 
 // twoAndThree returns v changed in two and in three members at once, each
@@ -613,11 +659,18 @@ func twoAndThree(v any) []any {
 
 // TestExplainListsWhatV6Reports: over every complete subject of the
 // corpus, its examples, their one-member mutations, and changes of two
-// and three members at once, Codec.Explain lists exactly the failures v6
-// reports (see explainAgreement); values with two and three separate
-// defects are among them, so that "every defect" is tested.
+// and three members at once, Codec.ExplainAt lists only failures v6
+// reports, and, where it says the list is whole, every one of them (see
+// explainAgreement); values with two and three separate defects are among
+// them, so that "every defect" is tested.
+//
+// ExplainAt says a list may not be whole only where something may hide a
+// defect; in this corpus that is never the case (0 values of 46,838),
+// and the test allows at most 50, so that a list left short is said,
+// and rarely.
 func TestExplainListsWhatV6Reports(t *testing.T) {
-	var values, invalid, bad, choice int
+	const maxNotWhole = 50
+	var values, invalid, bad, notWhole int
 	byDefects := map[int]int{}
 	for _, cs := range corpus(t) {
 		if !cs.codec.Complete {
@@ -642,17 +695,14 @@ func TestExplainListsWhatV6Reports(t *testing.T) {
 		}
 		for _, raw := range vals {
 			values++
-			problem, defects := explainAgreement(cs, raw)
+			problem, defects, whole := explainAgreement(cs, raw)
 			if defects > 0 {
 				invalid++
 				byDefects[min(defects, 3)]++
 			}
-			if problem != "" && choiceMiss(cs, raw) {
-				choice++
-				if os.Getenv("DIFFTEST_SHOW") != "" {
-					t.Logf("%s: %s: in a union: %s", cs.id, raw, problem)
-				}
-				continue
+			if !whole {
+				notWhole++
+				t.Logf("%s: %s: ExplainAt says its list may not be whole", cs.id, raw)
 			}
 			if problem != "" {
 				bad++
@@ -665,8 +715,76 @@ func TestExplainListsWhatV6Reports(t *testing.T) {
 	if bad > 40 {
 		t.Errorf("… %d disagreements in all", bad)
 	}
-	t.Logf("%d values, %d invalid; by separate defects (3 = three or more): %v; disagreements %d; values where a failed union lists only its first defect: %d", values, invalid, byDefects, bad, choice)
+	t.Logf("%d values, %d invalid; by separate defects (3 = three or more): %v; disagreements %d; lists that may not be whole: %d", values, invalid, byDefects, bad, notWhole)
 	if byDefects[2] == 0 || byDefects[3] == 0 {
 		t.Errorf("no value with two or with three separate defects (%v): the test proves nothing", byDefects)
+	}
+	if notWhole > maxNotWhole {
+		t.Errorf("%d lists may not be whole, want at most %d", notWhole, maxNotWhole)
+	}
+}
+
+// TestExplainAtSaysWhenNotWhole: where the input itself stops a
+// collecting decode (a syntax error, trailing data, a member that appears
+// twice: each where the strict decode stops on it), ExplainAt lists what it found before, with the error that
+// stopped it last, and says its list may not be whole; a pointer that
+// names no value lists nothing. Every complete subject's examples are
+// broken each way.
+func TestExplainAtSaysWhenNotWhole(t *testing.T) {
+	checked := 0
+	for _, cs := range corpus(t) {
+		if !cs.codec.Complete {
+			continue
+		}
+		for _, raw := range distinctValues(t, cs.examples) {
+			if errs, whole := cs.codec.ExplainAt(wire.NewDecoder(raw), "/no/such/member"); errs != nil || whole {
+				t.Errorf("%s: %s: at a pointer that names no value: %v (whole %v)", cs.id, raw, errs, whole)
+			}
+			broken := map[string][]byte{
+				"cut short":     raw[:len(raw)-1],
+				"trailing data": append(append([]byte(nil), raw...), " x"...),
+			}
+			if len(raw) > 2 && raw[0] == '{' && raw[1] == '"' {
+				// The first member written twice.
+				d := wire.NewDecoder(raw)
+				if _, err := d.Seek("/"); err == nil {
+					key := raw[1 : bytes.IndexByte(raw[2:], '"')+3]
+					var v any
+					dec := json.NewDecoder(bytes.NewReader(raw))
+					if dec.Decode(&v) == nil {
+						if m, ok := v.(map[string]any); ok && len(m) > 0 {
+							first, _ := json.Marshal(m[strings.Trim(string(key), `"`)])
+							dup := append(append(append(append([]byte("{"), key...), ':'), first...), ',')
+							broken["a member twice"] = append(dup, raw[1:]...)
+						}
+					}
+				}
+			}
+			for how, b := range broken {
+				var we *wire.Error
+				if _, err := cs.codec.DecodeBytes(b); json.Valid(b) && (!errors.As(err, &we) || we.Code != wire.CodeDuplicate) {
+					// Still JSON (a number cut short), or a member twice
+					// where the type keeps unknown members as they come.
+					continue
+				}
+				errs, whole := cs.codec.ExplainAt(wire.NewDecoder(b), "")
+				checked++
+				if whole || len(errs) == 0 {
+					t.Errorf("%s: %s (%s): ExplainAt lists %v, whole %v; want its stop last, not whole", cs.id, b, how, errs, whole)
+					continue
+				}
+				last := errs[len(errs)-1]
+				want := wire.CodeSyntax
+				if how == "a member twice" {
+					want = wire.CodeDuplicate
+				}
+				if last.Code != want && !(how == "cut short" && last.Code == wire.CodeUTF8) {
+					t.Errorf("%s: %s (%s): the last error is %v (code %d), want code %d", cs.id, b, how, last, last.Code, want)
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Error("no value was broken: the test proves nothing")
 	}
 }
