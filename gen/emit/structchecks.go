@@ -11,13 +11,13 @@ import (
 )
 
 // checkCondition checks an if/then/else through its types: the value's
-// encoding decoded as If and passing Validate as it selects Then, else
-// Else; the branch's decoding errors and Validate errors are the value's.
+// JSON (see encoding) decoded as If and passing Validate as it selects
+// Then, else Else; the branch's decoding errors and Validate errors are
+// the value's (see checkAs).
 func checkCondition(cd *model.Condition) []jen.Code {
 	if cd == nil {
 		return nil
 	}
-	report := []jen.Code{jen.Id("c").Dot("FailWith").Call(jen.Id("p"), jen.Err())}
 	// decode declares b and err: raw decoded as t.
 	decode := func(t *model.Type) []jen.Code {
 		if t.Kind == model.Union {
@@ -31,12 +31,6 @@ func checkCondition(cd *model.Condition) []jen.Code {
 			jen.Id("b").Op(":=").New(jen.Id(t.Name)),
 			jen.Err().Op(":=").Add(wire("UnmarshalOwned")).Call(jen.Id("raw"), jen.Id("b")),
 		}
-	}
-	check := func(t *model.Type) jen.Code {
-		if t.Kind == model.Union {
-			return fn("Check", t).Call(jen.Id("c"), jen.Id("p"), jen.Id("b"))
-		}
-		return jen.Id("b").Dot("CheckWire").Call(jen.Id("c"), jen.Id("p"))
 	}
 	valid := func(t *model.Type) jen.Code {
 		if t.Kind == model.Union {
@@ -52,7 +46,7 @@ func checkCondition(cd *model.Condition) []jen.Code {
 		if t == nil {
 			return nil
 		}
-		return append(decode(t), jen.If(jen.Err().Op("!=").Nil()).Block(report...).Else().Block(check(t)))
+		return checkAs(t, jen.Id("raw"))
 	}
 	holds := jen.Func().Params().Bool().Block(append(decode(cd.If), jen.Return(jen.Err().Op("==").Nil().Op("&&").Add(valid(cd.If))))...).Call()
 	cond := jen.If(holds).Block(branch(cd.Then)...)
@@ -61,11 +55,42 @@ func checkCondition(cd *model.Condition) []jen.Code {
 	}
 	return []jen.Code{jen.Block(
 		jen.Comment("if/then/else, through types of its own."),
-		jen.Id("e").Op(":=").Add(wire("NewEncoder")).Call(jen.Nil()),
-		jen.Id("x").Dot("EncodeWire").Call(jen.Id("e")),
-		jen.Id("raw").Op(":=").Id("e").Dot("Bytes").Call(),
+		encoding(),
 		cond,
 	)}
+}
+
+// encoding declares raw, the value x's JSON, to judge it as another type:
+// its encoding, or in a collecting check in which part of x did not
+// decode, the input (see wire.Checker.Input).
+func encoding() jen.Code {
+	return jen.Id("raw").Op(":=").Id("c").Dot("Input").Call(jen.Id("p")).Line().
+		If(jen.Id("raw").Op("==").Nil()).Block(
+		jen.Id("e").Op(":=").Add(wire("NewEncoder")).Call(jen.Nil()),
+		jen.Id("x").Dot("EncodeWire").Call(jen.Id("e")),
+		jen.Id("raw").Op("=").Id("e").Dot("Bytes").Call(),
+	)
+}
+
+// checkAs checks raw, the JSON of the value at p, as type t: its
+// decoding's errors and Validate's are the value's (see
+// wire.Checker.CheckRaw, which in a collecting check lists them all).
+func checkAs(t *model.Type, raw jen.Code) []jen.Code {
+	if t.Kind != model.Union {
+		return []jen.Code{jen.Id("c").Dot("CheckRaw").Call(jen.Id("p"), raw, jen.New(jen.Id(t.Name)))}
+	}
+	return []jen.Code{
+		jen.Var().Id("b").Id(t.Name),
+		jen.Id("c").Dot("CheckRawFunc").Call(jen.Id("p"), raw,
+			jen.Func().Params(jen.Id("d").Op("*").Add(wire("Decoder"))).Params(jen.Err().Error()).Block(
+				jen.List(jen.Id("b"), jen.Err()).Op("=").Add(fn("Decode", t)).Call(jen.Id("d")),
+				jen.Return(jen.Err()),
+			),
+			jen.Func().Params(jen.Id("c").Op("*").Add(wire("Checker")), jen.Id("p").String()).Block(
+				fn("Check", t).Call(jen.Id("c"), jen.Id("p"), jen.Id("b")),
+			),
+		),
+	}
 }
 
 // checkNames checks the name of every member present against
@@ -118,16 +143,10 @@ func (g *gen) checkNames(st *model.StructType) []jen.Code {
 func checkMerged(merged []*model.Type) []jen.Code {
 	var out []jen.Code
 	for _, u := range merged {
-		out = append(out, jen.Block(
-			jen.Comment("The value is also a "+u.Name+"."),
-			jen.Id("e").Op(":=").Add(wire("NewEncoder")).Call(jen.Nil()),
-			jen.Id("x").Dot("EncodeWire").Call(jen.Id("e")),
-			jen.Id("d").Op(":=").Add(wire("NewDecoder")).Call(jen.Id("e").Dot("Bytes").Call()),
-			jen.List(jen.Id("v"), jen.Err()).Op(":=").Add(fn("Decode", u)).Call(jen.Id("d")),
-			jen.If(jen.Err().Op("==").Nil()).Block(jen.Err().Op("=").Id("d").Dot("End").Call()),
-			jen.If(jen.Err().Op("!=").Nil()).Block(
-				jen.Id("c").Dot("FailWith").Call(jen.Id("p"), jen.Err()),
-			).Else().Block(fn("Check", u).Call(jen.Id("c"), jen.Id("p"), jen.Id("v"))),
+		out = append(out, jen.Block(append([]jen.Code{
+			jen.Comment("The value is also a " + u.Name + "."),
+			encoding()},
+			checkAs(u, jen.Id("raw"))...)...,
 		))
 	}
 	return out

@@ -129,10 +129,18 @@ func (g *gen) trial(t *model.Type, objects []*model.Variant, ks keySet) {
 // decodes and passes Validate is a second fit. The model asks for it only
 // when every object variant is complete, so a fit is a fit.
 func onlyOne(u *model.UnionType, v *model.Variant) []jen.Code {
+	// In a collecting check in which part of v did not decode, the
+	// input is judged (see wire.Checker.Input): v does not fit it, and
+	// another variant that does is the one a validator takes, which the
+	// list of v's defects then does not say.
 	out := []jen.Code{
-		jen.Id("e").Op(":=").Add(wire("NewEncoder")).Call(jen.Nil()),
-		jen.Id("v").Dot("EncodeWire").Call(jen.Id("e")),
-		jen.Id("raw").Op(":=").Id("e").Dot("Bytes").Call(),
+		jen.Id("in").Op(":=").Id("c").Dot("Input").Call(jen.Id("p")),
+		jen.Id("raw").Op(":=").Id("in"),
+		jen.If(jen.Id("raw").Op("==").Nil()).Block(
+			jen.Id("e").Op(":=").Add(wire("NewEncoder")).Call(jen.Nil()),
+			jen.Id("v").Dot("EncodeWire").Call(jen.Id("e")),
+			jen.Id("raw").Op("=").Id("e").Dot("Bytes").Call(),
+		),
 	}
 	for _, w := range u.Variants {
 		if w == v || w.JSONKind != "object" {
@@ -141,7 +149,8 @@ func onlyOne(u *model.UnionType, v *model.Variant) []jen.Code {
 		out = append(out, jen.If(
 			jen.Id("w").Op(":=").New(typeName(w.Type)),
 			wire("UnmarshalOwned").Call(jen.Id("raw"), jen.Id("w")).Op("==").Nil().Op("&&").Id("w").Dot("Validate").Call().Op("==").Nil(),
-		).Block(fail("oneOf", jen.Id("p"), jen.Lit("fits both "+v.Type.Name+" and "+w.Type.Name+"; oneOf allows exactly one"))))
+		).Block(jen.If(jen.Id("in").Op("!=").Nil()).Block(jen.Id("c").Dot("Partial").Call()).Else().Block(
+			fail("oneOf", jen.Id("p"), jen.Lit("fits both "+v.Type.Name+" and "+w.Type.Name+"; oneOf allows exactly one")))))
 	}
 	return out
 }

@@ -6320,21 +6320,37 @@ func CheckDelegateBody(c *wire.Checker, p string, v DelegateBody) {
 	case *DelegateRequest:
 		if v != nil {
 			v.CheckWire(c, p)
-			e := wire.NewEncoder(nil)
-			v.EncodeWire(e)
-			raw := e.Bytes()
+			in := c.Input(p)
+			raw := in
+			if raw == nil {
+				e := wire.NewEncoder(nil)
+				v.EncodeWire(e)
+				raw = e.Bytes()
+			}
 			if w := new(DelegateChildJob); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.FailKeyword(p, "oneOf", "fits both DelegateRequest and DelegateChildJob; oneOf allows exactly one")
+				if in != nil {
+					c.Partial()
+				} else {
+					c.FailKeyword(p, "oneOf", "fits both DelegateRequest and DelegateChildJob; oneOf allows exactly one")
+				}
 			}
 		}
 	case *DelegateChildJob:
 		if v != nil {
 			v.CheckWire(c, p)
-			e := wire.NewEncoder(nil)
-			v.EncodeWire(e)
-			raw := e.Bytes()
+			in := c.Input(p)
+			raw := in
+			if raw == nil {
+				e := wire.NewEncoder(nil)
+				v.EncodeWire(e)
+				raw = e.Bytes()
+			}
 			if w := new(DelegateRequest); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.FailKeyword(p, "oneOf", "fits both DelegateChildJob and DelegateRequest; oneOf allows exactly one")
+				if in != nil {
+					c.Partial()
+				} else {
+					c.FailKeyword(p, "oneOf", "fits both DelegateChildJob and DelegateRequest; oneOf allows exactly one")
+				}
 			}
 		}
 	}
@@ -7719,24 +7735,24 @@ func (x *StatusBody) CheckWire(c *wire.Checker, p string) {
 	}
 	{
 		// if/then/else, through types of its own.
-		e := wire.NewEncoder(nil)
-		x.EncodeWire(e)
-		raw := e.Bytes()
+		raw := c.Input(p)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			x.EncodeWire(e)
+			raw = e.Bytes()
+		}
 		if func() bool {
 			b := new(ifStatusBody)
 			err := wire.UnmarshalOwned(raw, b)
 			return err == nil && b.Validate() == nil
 		}() {
-			d := wire.NewDecoder(raw)
-			b, err := decodeThenStatusBody(d)
-			if err == nil {
-				err = d.End()
-			}
-			if err != nil {
-				c.FailWith(p, err)
-			} else {
+			var b thenStatusBody
+			c.CheckRawFunc(p, raw, func(d *wire.Decoder) (err error) {
+				b, err = decodeThenStatusBody(d)
+				return err
+			}, func(c *wire.Checker, p string) {
 				checkThenStatusBody(c, p, b)
-			}
+			})
 		}
 	}
 }

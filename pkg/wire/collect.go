@@ -105,6 +105,33 @@ func (c *Checker) below(p string) bool {
 	return false
 }
 
+// Input is where a generated check that judges a value by its encoding
+// (an if/then/else, an allOf of unions, a oneOf's other alternatives)
+// asks whether the encoding is the input's. In a collecting check (see
+// Codec.ExplainAt) in which a value below pointer p did not decode (so
+// the value holds a zero or part of it there), it is not: Input returns
+// the input's bytes of the value at p, which the check judges instead.
+// In any other case, and in any other checker, it returns nil at once.
+func (c *Checker) Input(p string) []byte {
+	if len(c.skipped) == 0 || !c.below(p) {
+		return nil
+	}
+	w := Decoder{buf: c.src, pos: c.root, maxDepth: DefaultMaxDepth}
+	if found, err := w.Seek(p); !found || err != nil {
+		return nil
+	}
+	raw, err := w.Raw()
+	if err != nil {
+		return nil
+	}
+	return raw
+}
+
+// Partial notes, in a collecting check, that the errors listed may not
+// be every defect of the value (see Codec.ExplainAt): a generated check
+// calls it where it cannot tell.
+func (c *Checker) Partial() { c.partial = true }
+
 // Checkable is a value that can be decoded and checked: every generated
 // struct type is one.
 type Checkable interface {
@@ -114,29 +141,46 @@ type Checkable interface {
 
 // CheckRaw decodes raw, the JSON of a value found at pointer p, into v
 // and checks it, recording what fails under p: the decode's error, or
-// what v's CheckWire finds. In a collecting check (see Codec.ExplainAt)
-// the decode collects too, so every defect of raw is listed, with
-// offsets in the input when raw is the value at p in it. Generated code
-// uses it for a value kept as raw JSON that a type of its own checks
-// (the catch-all of an open union).
+// what v's CheckWire finds. Generated code uses it for a value kept as
+// raw JSON that a type of its own checks (the catch-all of an open union)
+// and for a value judged as another type too (an if/then/else). In a
+// collecting check see CheckRawFunc.
 func (c *Checker) CheckRaw(p string, raw []byte, v Checkable) {
+	c.CheckRawFunc(p, raw, v.DecodeWire, v.CheckWire)
+}
+
+// CheckRawFunc is CheckRaw for a value that decode decodes and check
+// checks (a union, whose functions are not methods).
+//
+// In a collecting check (see Codec.ExplainAt) the decode collects too,
+// so every defect of raw is listed, with offsets in the input when raw is
+// the value at p in it. An error already listed (the same pointer and
+// keyword) is not listed again; a decoding error where the value's own
+// decode failed too leaves the list not whole, as what raw's type would
+// say there besides is unknown.
+func (c *Checker) CheckRawFunc(p string, raw []byte, decode func(d *Decoder) error, check func(c *Checker, p string)) {
 	if !c.collecting {
-		if err := UnmarshalOwned(raw, v); err != nil {
+		d := NewDecoder(raw)
+		err := decode(d)
+		if err == nil {
+			err = d.End()
+		}
+		if err != nil {
 			c.FailWith(p, err)
 			return
 		}
-		v.CheckWire(c, p)
+		check(c, p)
 		return
 	}
 	var sub Checker
 	d := NewDecoder(raw)
 	d.Collect(&sub)
-	err := v.DecodeWire(d)
+	err := decode(d)
 	if err == nil {
 		err = d.End()
 	}
 	if err != nil {
-		if e, ok := err.(*Error); ok {
+		if e := (*Error)(nil); errors.As(err, &e) {
 			sub.decodeError("", e)
 		} else {
 			sub.FailWith("", err)
@@ -145,7 +189,7 @@ func (c *Checker) CheckRaw(p string, raw []byte, v Checkable) {
 			sub.partial = true
 		}
 	} else {
-		v.CheckWire(&sub, "")
+		check(&sub, "")
 	}
 	off := -1
 	w := Decoder{buf: c.src, pos: c.root, maxDepth: DefaultMaxDepth}
@@ -158,6 +202,14 @@ func (c *Checker) CheckRaw(p string, raw []byte, v Checkable) {
 	c.partial = c.partial || sub.partial
 	for _, e := range sub.errs {
 		e.Pointer = p + e.Pointer
+		if len(c.skipped) > 0 && c.inSkipped(e.Pointer) {
+			if e.Offset >= 0 && c.mayBound(e) {
+				c.partial = true
+			}
+			if c.has(e.Pointer, e.Keyword) {
+				continue
+			}
+		}
 		if e.Offset >= 0 {
 			if off < 0 {
 				e.Offset = -1
@@ -165,8 +217,36 @@ func (c *Checker) CheckRaw(p string, raw []byte, v Checkable) {
 				e.Offset += off
 			}
 		}
-		c.add(e)
+		c.errs = append(c.errs, e)
 	}
+}
+
+// mayBound reports whether e, an error decoding a value as one type
+// where the value also failed to decode as another, may hide more: the
+// first type's keywords may apply to the value still (a number that is
+// not an integer, or too big, against bounds), as they do not to a value
+// of another JSON type (a plain integer failed as something else).
+func (c *Checker) mayBound(e *Error) bool {
+	if e.Code == CodeRange {
+		return true
+	}
+	if e.Code != CodeType {
+		return e.Code != CodeTag
+	}
+	w := Decoder{buf: c.src, pos: c.root, maxDepth: DefaultMaxDepth}
+	found, err := w.Seek(e.Pointer)
+	// A plain integer failed as a type other than a number's.
+	return err != nil || !found || w.Kind() == KindNumber && !w.PeekInteger()
+}
+
+// has reports whether an error at pointer naming keyword is listed.
+func (c *Checker) has(pointer, keyword string) bool {
+	for _, e := range c.errs {
+		if e.Pointer == pointer && e.Keyword == keyword {
+			return true
+		}
+	}
+	return false
 }
 
 // recoverable reports whether err is one a collecting decoder records and
@@ -447,13 +527,18 @@ func (c Codec) ExplainAt(d *Decoder, pointer string) (errs Errors, whole bool) {
 	var ck Checker
 	d.Collect(&ck)
 	defer func() { d.collect = nil }()
-	start := d.pos
+	start, depth := d.pos, d.depth
 	v, err := c.Decode(d)
-	if _, ok := recoverable(err); ok {
+	if e, ok := recoverable(err); ok {
 		// The value itself did not decode (a type, a union's tag): one
-		// defect, if the input holds a value there at all.
-		ck.decodeError("", err.(*Error))
-		d.pos, d.depth = start, 0
+		// defect, if the input holds a value there at all. An error from
+		// deeper in it (other than a tag's) means the decode stopped
+		// inside it, where more may be wrong.
+		ck.decodeError("", e)
+		if e.Pointer != "" && e.Code != CodeTag {
+			ck.partial = true
+		}
+		d.pos, d.depth = start, depth
 		v, err = nil, d.skipValue()
 		if err == nil && pointer == "" {
 			err = d.End()
@@ -466,7 +551,7 @@ func (c Codec) ExplainAt(d *Decoder, pointer string) (errs Errors, whole bool) {
 		err = d.End()
 	}
 	if err != nil && err != errNoValue {
-		if e, ok := err.(*Error); ok {
+		if e := (*Error)(nil); errors.As(err, &e) {
 			ck.decodeError("", e)
 		} else {
 			ck.FailWith("", err)

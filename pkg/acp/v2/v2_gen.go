@@ -13620,18 +13620,19 @@ func (x *MultiSelectItemsTaggedMultiSelectItems) EncodeWireFields(e *wire.Encode
 func (x *MultiSelectItemsTaggedMultiSelectItems) CheckWire(c *wire.Checker, p string) {
 	{
 		// The value is also a TaggedMultiSelectItems.
-		e := wire.NewEncoder(nil)
-		x.EncodeWire(e)
-		d := wire.NewDecoder(e.Bytes())
-		v, err := DecodeTaggedMultiSelectItems(d)
-		if err == nil {
-			err = d.End()
+		raw := c.Input(p)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			x.EncodeWire(e)
+			raw = e.Bytes()
 		}
-		if err != nil {
-			c.FailWith(p, err)
-		} else {
-			CheckTaggedMultiSelectItems(c, p, v)
-		}
+		var b TaggedMultiSelectItems
+		c.CheckRawFunc(p, raw, func(d *wire.Decoder) (err error) {
+			b, err = DecodeTaggedMultiSelectItems(d)
+			return err
+		}, func(c *wire.Checker, p string) {
+			CheckTaggedMultiSelectItems(c, p, b)
+		})
 	}
 }
 
@@ -14335,21 +14336,37 @@ func CheckElicitationFormMode(c *wire.Checker, p string, v ElicitationFormMode) 
 	case *ElicitationFormModeElicitationSessionScope:
 		if v != nil {
 			v.CheckWire(c, p)
-			e := wire.NewEncoder(nil)
-			v.EncodeWire(e)
-			raw := e.Bytes()
+			in := c.Input(p)
+			raw := in
+			if raw == nil {
+				e := wire.NewEncoder(nil)
+				v.EncodeWire(e)
+				raw = e.Bytes()
+			}
 			if w := new(ElicitationFormModeElicitationRequestScope); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.FailKeyword(p, "oneOf", "fits both ElicitationFormModeElicitationSessionScope and ElicitationFormModeElicitationRequestScope; oneOf allows exactly one")
+				if in != nil {
+					c.Partial()
+				} else {
+					c.FailKeyword(p, "oneOf", "fits both ElicitationFormModeElicitationSessionScope and ElicitationFormModeElicitationRequestScope; oneOf allows exactly one")
+				}
 			}
 		}
 	case *ElicitationFormModeElicitationRequestScope:
 		if v != nil {
 			v.CheckWire(c, p)
-			e := wire.NewEncoder(nil)
-			v.EncodeWire(e)
-			raw := e.Bytes()
+			in := c.Input(p)
+			raw := in
+			if raw == nil {
+				e := wire.NewEncoder(nil)
+				v.EncodeWire(e)
+				raw = e.Bytes()
+			}
 			if w := new(ElicitationFormModeElicitationSessionScope); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.FailKeyword(p, "oneOf", "fits both ElicitationFormModeElicitationRequestScope and ElicitationFormModeElicitationSessionScope; oneOf allows exactly one")
+				if in != nil {
+					c.Partial()
+				} else {
+					c.FailKeyword(p, "oneOf", "fits both ElicitationFormModeElicitationRequestScope and ElicitationFormModeElicitationSessionScope; oneOf allows exactly one")
+				}
 			}
 		}
 	}
@@ -14788,21 +14805,37 @@ func CheckElicitationURLMode(c *wire.Checker, p string, v ElicitationURLMode) {
 	case *ElicitationURLModeElicitationSessionScope:
 		if v != nil {
 			v.CheckWire(c, p)
-			e := wire.NewEncoder(nil)
-			v.EncodeWire(e)
-			raw := e.Bytes()
+			in := c.Input(p)
+			raw := in
+			if raw == nil {
+				e := wire.NewEncoder(nil)
+				v.EncodeWire(e)
+				raw = e.Bytes()
+			}
 			if w := new(ElicitationURLModeElicitationRequestScope); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.FailKeyword(p, "oneOf", "fits both ElicitationURLModeElicitationSessionScope and ElicitationURLModeElicitationRequestScope; oneOf allows exactly one")
+				if in != nil {
+					c.Partial()
+				} else {
+					c.FailKeyword(p, "oneOf", "fits both ElicitationURLModeElicitationSessionScope and ElicitationURLModeElicitationRequestScope; oneOf allows exactly one")
+				}
 			}
 		}
 	case *ElicitationURLModeElicitationRequestScope:
 		if v != nil {
 			v.CheckWire(c, p)
-			e := wire.NewEncoder(nil)
-			v.EncodeWire(e)
-			raw := e.Bytes()
+			in := c.Input(p)
+			raw := in
+			if raw == nil {
+				e := wire.NewEncoder(nil)
+				v.EncodeWire(e)
+				raw = e.Bytes()
+			}
 			if w := new(ElicitationURLModeElicitationSessionScope); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.FailKeyword(p, "oneOf", "fits both ElicitationURLModeElicitationRequestScope and ElicitationURLModeElicitationSessionScope; oneOf allows exactly one")
+				if in != nil {
+					c.Partial()
+				} else {
+					c.FailKeyword(p, "oneOf", "fits both ElicitationURLModeElicitationRequestScope and ElicitationURLModeElicitationSessionScope; oneOf allows exactly one")
+				}
 			}
 		}
 	}
@@ -22571,18 +22604,19 @@ func (x *SessionUpdateStateUpdate) EncodeWireFields(e *wire.Encoder) {
 func (x *SessionUpdateStateUpdate) CheckWire(c *wire.Checker, p string) {
 	{
 		// The value is also a StateUpdate.
-		e := wire.NewEncoder(nil)
-		x.EncodeWire(e)
-		d := wire.NewDecoder(e.Bytes())
-		v, err := DecodeStateUpdate(d)
-		if err == nil {
-			err = d.End()
+		raw := c.Input(p)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			x.EncodeWire(e)
+			raw = e.Bytes()
 		}
-		if err != nil {
-			c.FailWith(p, err)
-		} else {
-			CheckStateUpdate(c, p, v)
-		}
+		var b StateUpdate
+		c.CheckRawFunc(p, raw, func(d *wire.Decoder) (err error) {
+			b, err = DecodeStateUpdate(d)
+			return err
+		}, func(c *wire.Checker, p string) {
+			CheckStateUpdate(c, p, b)
+		})
 	}
 }
 
@@ -30283,18 +30317,19 @@ func (x *CreateElicitationRequestElicitationFormMode) CheckWire(c *wire.Checker,
 	}
 	{
 		// The value is also a ElicitationFormMode.
-		e := wire.NewEncoder(nil)
-		x.EncodeWire(e)
-		d := wire.NewDecoder(e.Bytes())
-		v, err := DecodeElicitationFormMode(d)
-		if err == nil {
-			err = d.End()
+		raw := c.Input(p)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			x.EncodeWire(e)
+			raw = e.Bytes()
 		}
-		if err != nil {
-			c.FailWith(p, err)
-		} else {
-			CheckElicitationFormMode(c, p, v)
-		}
+		var b ElicitationFormMode
+		c.CheckRawFunc(p, raw, func(d *wire.Decoder) (err error) {
+			b, err = DecodeElicitationFormMode(d)
+			return err
+		}, func(c *wire.Checker, p string) {
+			CheckElicitationFormMode(c, p, b)
+		})
 	}
 }
 
@@ -30473,18 +30508,19 @@ func (x *CreateElicitationRequestElicitationURLMode) CheckWire(c *wire.Checker, 
 	}
 	{
 		// The value is also a ElicitationURLMode.
-		e := wire.NewEncoder(nil)
-		x.EncodeWire(e)
-		d := wire.NewDecoder(e.Bytes())
-		v, err := DecodeElicitationURLMode(d)
-		if err == nil {
-			err = d.End()
+		raw := c.Input(p)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			x.EncodeWire(e)
+			raw = e.Bytes()
 		}
-		if err != nil {
-			c.FailWith(p, err)
-		} else {
-			CheckElicitationURLMode(c, p, v)
-		}
+		var b ElicitationURLMode
+		c.CheckRawFunc(p, raw, func(d *wire.Decoder) (err error) {
+			b, err = DecodeElicitationURLMode(d)
+			return err
+		}, func(c *wire.Checker, p string) {
+			CheckElicitationURLMode(c, p, b)
+		})
 	}
 }
 

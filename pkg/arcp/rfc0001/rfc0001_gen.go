@@ -16903,21 +16903,18 @@ func (x *SessionOpenPayload) CheckWire(c *wire.Checker, p string) {
 	}
 	{
 		// if/then/else, through types of its own.
-		e := wire.NewEncoder(nil)
-		x.EncodeWire(e)
-		raw := e.Bytes()
+		raw := c.Input(p)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			x.EncodeWire(e)
+			raw = e.Bytes()
+		}
 		if func() bool {
 			b := new(ifSessionOpenPayload)
 			err := wire.UnmarshalOwned(raw, b)
 			return err == nil && b.Validate() == nil
 		}() {
-			b := new(thenSessionOpenPayload)
-			err := wire.UnmarshalOwned(raw, b)
-			if err != nil {
-				c.FailWith(p, err)
-			} else {
-				b.CheckWire(c, p)
-			}
+			c.CheckRaw(p, raw, new(thenSessionOpenPayload))
 		}
 	}
 }

@@ -1218,21 +1218,18 @@ func (x *Discount) CheckWire(c *wire.Checker, p string) {
 	}
 	{
 		// if/then/else, through types of its own.
-		e := wire.NewEncoder(nil)
-		x.EncodeWire(e)
-		raw := e.Bytes()
+		raw := c.Input(p)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			x.EncodeWire(e)
+			raw = e.Bytes()
+		}
 		if func() bool {
 			b := new(ifDiscount)
 			err := wire.UnmarshalOwned(raw, b)
 			return err == nil && b.Validate() == nil
 		}() {
-			b := new(thenDiscount)
-			err := wire.UnmarshalOwned(raw, b)
-			if err != nil {
-				c.FailWith(p, err)
-			} else {
-				b.CheckWire(c, p)
-			}
+			c.CheckRaw(p, raw, new(thenDiscount))
 		}
 	}
 }
@@ -1636,24 +1633,24 @@ func (x *Shipment) CheckWire(c *wire.Checker, p string) {
 	}
 	{
 		// if/then/else, through types of its own.
-		e := wire.NewEncoder(nil)
-		x.EncodeWire(e)
-		raw := e.Bytes()
+		raw := c.Input(p)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			x.EncodeWire(e)
+			raw = e.Bytes()
+		}
 		if func() bool {
 			b := new(ifShipment)
 			err := wire.UnmarshalOwned(raw, b)
 			return err == nil && b.Validate() == nil
 		}() {
-			d := wire.NewDecoder(raw)
-			b, err := decodeThenShipment(d)
-			if err == nil {
-				err = d.End()
-			}
-			if err != nil {
-				c.FailWith(p, err)
-			} else {
+			var b thenShipment
+			c.CheckRawFunc(p, raw, func(d *wire.Decoder) (err error) {
+				b, err = decodeThenShipment(d)
+				return err
+			}, func(c *wire.Checker, p string) {
 				checkThenShipment(c, p, b)
-			}
+			})
 		}
 	}
 }

@@ -2046,65 +2046,129 @@ func CheckInput(c *wire.Checker, p string, v Input) {
 	case *InputWithFileset:
 		if v != nil {
 			v.CheckWire(c, p)
-			e := wire.NewEncoder(nil)
-			v.EncodeWire(e)
-			raw := e.Bytes()
+			in := c.Input(p)
+			raw := in
+			if raw == nil {
+				e := wire.NewEncoder(nil)
+				v.EncodeWire(e)
+				raw = e.Bytes()
+			}
 			if w := new(InputWithRuntime); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.FailKeyword(p, "oneOf", "fits both InputWithFileset and InputWithRuntime; oneOf allows exactly one")
+				if in != nil {
+					c.Partial()
+				} else {
+					c.FailKeyword(p, "oneOf", "fits both InputWithFileset and InputWithRuntime; oneOf allows exactly one")
+				}
 			}
 			if w := new(InputWithEnv); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.FailKeyword(p, "oneOf", "fits both InputWithFileset and InputWithEnv; oneOf allows exactly one")
+				if in != nil {
+					c.Partial()
+				} else {
+					c.FailKeyword(p, "oneOf", "fits both InputWithFileset and InputWithEnv; oneOf allows exactly one")
+				}
 			}
 			if w := new(InputWithExternalDependencies); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.FailKeyword(p, "oneOf", "fits both InputWithFileset and InputWithExternalDependencies; oneOf allows exactly one")
+				if in != nil {
+					c.Partial()
+				} else {
+					c.FailKeyword(p, "oneOf", "fits both InputWithFileset and InputWithExternalDependencies; oneOf allows exactly one")
+				}
 			}
 		}
 	case *InputWithRuntime:
 		if v != nil {
 			v.CheckWire(c, p)
-			e := wire.NewEncoder(nil)
-			v.EncodeWire(e)
-			raw := e.Bytes()
+			in := c.Input(p)
+			raw := in
+			if raw == nil {
+				e := wire.NewEncoder(nil)
+				v.EncodeWire(e)
+				raw = e.Bytes()
+			}
 			if w := new(InputWithFileset); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.FailKeyword(p, "oneOf", "fits both InputWithRuntime and InputWithFileset; oneOf allows exactly one")
+				if in != nil {
+					c.Partial()
+				} else {
+					c.FailKeyword(p, "oneOf", "fits both InputWithRuntime and InputWithFileset; oneOf allows exactly one")
+				}
 			}
 			if w := new(InputWithEnv); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.FailKeyword(p, "oneOf", "fits both InputWithRuntime and InputWithEnv; oneOf allows exactly one")
+				if in != nil {
+					c.Partial()
+				} else {
+					c.FailKeyword(p, "oneOf", "fits both InputWithRuntime and InputWithEnv; oneOf allows exactly one")
+				}
 			}
 			if w := new(InputWithExternalDependencies); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.FailKeyword(p, "oneOf", "fits both InputWithRuntime and InputWithExternalDependencies; oneOf allows exactly one")
+				if in != nil {
+					c.Partial()
+				} else {
+					c.FailKeyword(p, "oneOf", "fits both InputWithRuntime and InputWithExternalDependencies; oneOf allows exactly one")
+				}
 			}
 		}
 	case *InputWithEnv:
 		if v != nil {
 			v.CheckWire(c, p)
-			e := wire.NewEncoder(nil)
-			v.EncodeWire(e)
-			raw := e.Bytes()
+			in := c.Input(p)
+			raw := in
+			if raw == nil {
+				e := wire.NewEncoder(nil)
+				v.EncodeWire(e)
+				raw = e.Bytes()
+			}
 			if w := new(InputWithFileset); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.FailKeyword(p, "oneOf", "fits both InputWithEnv and InputWithFileset; oneOf allows exactly one")
+				if in != nil {
+					c.Partial()
+				} else {
+					c.FailKeyword(p, "oneOf", "fits both InputWithEnv and InputWithFileset; oneOf allows exactly one")
+				}
 			}
 			if w := new(InputWithRuntime); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.FailKeyword(p, "oneOf", "fits both InputWithEnv and InputWithRuntime; oneOf allows exactly one")
+				if in != nil {
+					c.Partial()
+				} else {
+					c.FailKeyword(p, "oneOf", "fits both InputWithEnv and InputWithRuntime; oneOf allows exactly one")
+				}
 			}
 			if w := new(InputWithExternalDependencies); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.FailKeyword(p, "oneOf", "fits both InputWithEnv and InputWithExternalDependencies; oneOf allows exactly one")
+				if in != nil {
+					c.Partial()
+				} else {
+					c.FailKeyword(p, "oneOf", "fits both InputWithEnv and InputWithExternalDependencies; oneOf allows exactly one")
+				}
 			}
 		}
 	case *InputWithExternalDependencies:
 		if v != nil {
 			v.CheckWire(c, p)
-			e := wire.NewEncoder(nil)
-			v.EncodeWire(e)
-			raw := e.Bytes()
+			in := c.Input(p)
+			raw := in
+			if raw == nil {
+				e := wire.NewEncoder(nil)
+				v.EncodeWire(e)
+				raw = e.Bytes()
+			}
 			if w := new(InputWithFileset); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.FailKeyword(p, "oneOf", "fits both InputWithExternalDependencies and InputWithFileset; oneOf allows exactly one")
+				if in != nil {
+					c.Partial()
+				} else {
+					c.FailKeyword(p, "oneOf", "fits both InputWithExternalDependencies and InputWithFileset; oneOf allows exactly one")
+				}
 			}
 			if w := new(InputWithRuntime); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.FailKeyword(p, "oneOf", "fits both InputWithExternalDependencies and InputWithRuntime; oneOf allows exactly one")
+				if in != nil {
+					c.Partial()
+				} else {
+					c.FailKeyword(p, "oneOf", "fits both InputWithExternalDependencies and InputWithRuntime; oneOf allows exactly one")
+				}
 			}
 			if w := new(InputWithEnv); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.FailKeyword(p, "oneOf", "fits both InputWithExternalDependencies and InputWithEnv; oneOf allows exactly one")
+				if in != nil {
+					c.Partial()
+				} else {
+					c.FailKeyword(p, "oneOf", "fits both InputWithExternalDependencies and InputWithEnv; oneOf allows exactly one")
+				}
 			}
 		}
 	}

@@ -974,21 +974,37 @@ func CheckNonBody(c *wire.Checker, p string, v NonBody) {
 	case *Path:
 		if v != nil {
 			v.CheckWire(c, p)
-			e := wire.NewEncoder(nil)
-			v.EncodeWire(e)
-			raw := e.Bytes()
+			in := c.Input(p)
+			raw := in
+			if raw == nil {
+				e := wire.NewEncoder(nil)
+				v.EncodeWire(e)
+				raw = e.Bytes()
+			}
 			if w := new(Query); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.FailKeyword(p, "oneOf", "fits both Path and Query; oneOf allows exactly one")
+				if in != nil {
+					c.Partial()
+				} else {
+					c.FailKeyword(p, "oneOf", "fits both Path and Query; oneOf allows exactly one")
+				}
 			}
 		}
 	case *Query:
 		if v != nil {
 			v.CheckWire(c, p)
-			e := wire.NewEncoder(nil)
-			v.EncodeWire(e)
-			raw := e.Bytes()
+			in := c.Input(p)
+			raw := in
+			if raw == nil {
+				e := wire.NewEncoder(nil)
+				v.EncodeWire(e)
+				raw = e.Bytes()
+			}
 			if w := new(Path); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.FailKeyword(p, "oneOf", "fits both Query and Path; oneOf allows exactly one")
+				if in != nil {
+					c.Partial()
+				} else {
+					c.FailKeyword(p, "oneOf", "fits both Query and Path; oneOf allows exactly one")
+				}
 			}
 		}
 	}

@@ -613,21 +613,37 @@ func CheckContact(c *wire.Checker, p string, v Contact) {
 	case *ByEmail:
 		if v != nil {
 			v.CheckWire(c, p)
-			e := wire.NewEncoder(nil)
-			v.EncodeWire(e)
-			raw := e.Bytes()
+			in := c.Input(p)
+			raw := in
+			if raw == nil {
+				e := wire.NewEncoder(nil)
+				v.EncodeWire(e)
+				raw = e.Bytes()
+			}
 			if w := new(ByPhone); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.FailKeyword(p, "oneOf", "fits both ByEmail and ByPhone; oneOf allows exactly one")
+				if in != nil {
+					c.Partial()
+				} else {
+					c.FailKeyword(p, "oneOf", "fits both ByEmail and ByPhone; oneOf allows exactly one")
+				}
 			}
 		}
 	case *ByPhone:
 		if v != nil {
 			v.CheckWire(c, p)
-			e := wire.NewEncoder(nil)
-			v.EncodeWire(e)
-			raw := e.Bytes()
+			in := c.Input(p)
+			raw := in
+			if raw == nil {
+				e := wire.NewEncoder(nil)
+				v.EncodeWire(e)
+				raw = e.Bytes()
+			}
 			if w := new(ByEmail); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.FailKeyword(p, "oneOf", "fits both ByPhone and ByEmail; oneOf allows exactly one")
+				if in != nil {
+					c.Partial()
+				} else {
+					c.FailKeyword(p, "oneOf", "fits both ByPhone and ByEmail; oneOf allows exactly one")
+				}
 			}
 		}
 	}

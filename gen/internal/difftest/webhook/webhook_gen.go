@@ -865,21 +865,37 @@ func CheckUser(c *wire.Checker, p string, v User) {
 	case *UserWithNameAndPhone:
 		if v != nil {
 			v.CheckWire(c, p)
-			e := wire.NewEncoder(nil)
-			v.EncodeWire(e)
-			raw := e.Bytes()
+			in := c.Input(p)
+			raw := in
+			if raw == nil {
+				e := wire.NewEncoder(nil)
+				v.EncodeWire(e)
+				raw = e.Bytes()
+			}
 			if w := new(UserWithEmail); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.FailKeyword(p, "oneOf", "fits both UserWithNameAndPhone and UserWithEmail; oneOf allows exactly one")
+				if in != nil {
+					c.Partial()
+				} else {
+					c.FailKeyword(p, "oneOf", "fits both UserWithNameAndPhone and UserWithEmail; oneOf allows exactly one")
+				}
 			}
 		}
 	case *UserWithEmail:
 		if v != nil {
 			v.CheckWire(c, p)
-			e := wire.NewEncoder(nil)
-			v.EncodeWire(e)
-			raw := e.Bytes()
+			in := c.Input(p)
+			raw := in
+			if raw == nil {
+				e := wire.NewEncoder(nil)
+				v.EncodeWire(e)
+				raw = e.Bytes()
+			}
 			if w := new(UserWithNameAndPhone); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.FailKeyword(p, "oneOf", "fits both UserWithEmail and UserWithNameAndPhone; oneOf allows exactly one")
+				if in != nil {
+					c.Partial()
+				} else {
+					c.FailKeyword(p, "oneOf", "fits both UserWithEmail and UserWithNameAndPhone; oneOf allows exactly one")
+				}
 			}
 		}
 	}
@@ -1379,18 +1395,19 @@ func (x *Notice) CheckWire(c *wire.Checker, p string) {
 	}
 	{
 		// The value is also a Source.
-		e := wire.NewEncoder(nil)
-		x.EncodeWire(e)
-		d := wire.NewDecoder(e.Bytes())
-		v, err := DecodeSource(d)
-		if err == nil {
-			err = d.End()
+		raw := c.Input(p)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			x.EncodeWire(e)
+			raw = e.Bytes()
 		}
-		if err != nil {
-			c.FailWith(p, err)
-		} else {
-			CheckSource(c, p, v)
-		}
+		var b Source
+		c.CheckRawFunc(p, raw, func(d *wire.Decoder) (err error) {
+			b, err = DecodeSource(d)
+			return err
+		}, func(c *wire.Checker, p string) {
+			CheckSource(c, p, b)
+		})
 	}
 }
 

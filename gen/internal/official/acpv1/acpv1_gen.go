@@ -10698,18 +10698,19 @@ func (x *Form) CheckWire(c *wire.Checker, p string) {
 	}
 	{
 		// The value is also a ElicitationFormMode.
-		e := wire.NewEncoder(nil)
-		x.EncodeWire(e)
-		d := wire.NewDecoder(e.Bytes())
-		v, err := DecodeElicitationFormMode(d)
-		if err == nil {
-			err = d.End()
+		raw := c.Input(p)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			x.EncodeWire(e)
+			raw = e.Bytes()
 		}
-		if err != nil {
-			c.FailWith(p, err)
-		} else {
-			CheckElicitationFormMode(c, p, v)
-		}
+		var b ElicitationFormMode
+		c.CheckRawFunc(p, raw, func(d *wire.Decoder) (err error) {
+			b, err = DecodeElicitationFormMode(d)
+			return err
+		}, func(c *wire.Checker, p string) {
+			CheckElicitationFormMode(c, p, b)
+		})
 	}
 }
 
@@ -14136,18 +14137,19 @@ func (x *URL) CheckWire(c *wire.Checker, p string) {
 	}
 	{
 		// The value is also a ElicitationURLMode.
-		e := wire.NewEncoder(nil)
-		x.EncodeWire(e)
-		d := wire.NewDecoder(e.Bytes())
-		v, err := DecodeElicitationURLMode(d)
-		if err == nil {
-			err = d.End()
+		raw := c.Input(p)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			x.EncodeWire(e)
+			raw = e.Bytes()
 		}
-		if err != nil {
-			c.FailWith(p, err)
-		} else {
-			CheckElicitationURLMode(c, p, v)
-		}
+		var b ElicitationURLMode
+		c.CheckRawFunc(p, raw, func(d *wire.Decoder) (err error) {
+			b, err = DecodeElicitationURLMode(d)
+			return err
+		}, func(c *wire.Checker, p string) {
+			CheckElicitationURLMode(c, p, b)
+		})
 	}
 }
 
@@ -14705,18 +14707,19 @@ func (x *Response) EncodeWireFields(e *wire.Encoder) {
 func (x *Response) CheckWire(c *wire.Checker, p string) {
 	{
 		// The value is also a AgentResponse.
-		e := wire.NewEncoder(nil)
-		x.EncodeWire(e)
-		d := wire.NewDecoder(e.Bytes())
-		v, err := DecodeAgentResponse(d)
-		if err == nil {
-			err = d.End()
+		raw := c.Input(p)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			x.EncodeWire(e)
+			raw = e.Bytes()
 		}
-		if err != nil {
-			c.FailWith(p, err)
-		} else {
-			CheckAgentResponse(c, p, v)
-		}
+		var b AgentResponse
+		c.CheckRawFunc(p, raw, func(d *wire.Decoder) (err error) {
+			b, err = DecodeAgentResponse(d)
+			return err
+		}, func(c *wire.Checker, p string) {
+			CheckAgentResponse(c, p, b)
+		})
 	}
 }
 
@@ -31501,18 +31504,19 @@ func (x *AgentClientProtocolClientResponse) EncodeWireFields(e *wire.Encoder) {
 func (x *AgentClientProtocolClientResponse) CheckWire(c *wire.Checker, p string) {
 	{
 		// The value is also a ClientResponse.
-		e := wire.NewEncoder(nil)
-		x.EncodeWire(e)
-		d := wire.NewDecoder(e.Bytes())
-		v, err := DecodeClientResponse(d)
-		if err == nil {
-			err = d.End()
+		raw := c.Input(p)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			x.EncodeWire(e)
+			raw = e.Bytes()
 		}
-		if err != nil {
-			c.FailWith(p, err)
-		} else {
-			CheckClientResponse(c, p, v)
-		}
+		var b ClientResponse
+		c.CheckRawFunc(p, raw, func(d *wire.Decoder) (err error) {
+			b, err = DecodeClientResponse(d)
+			return err
+		}, func(c *wire.Checker, p string) {
+			CheckClientResponse(c, p, b)
+		})
 	}
 }
 

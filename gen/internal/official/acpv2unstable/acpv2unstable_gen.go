@@ -15695,18 +15695,19 @@ func (x *AgentRequestParamsCreateElicitationRequest) CheckWire(c *wire.Checker, 
 	}
 	{
 		// The value is also a CreateElicitationRequest.
-		e := wire.NewEncoder(nil)
-		x.EncodeWire(e)
-		d := wire.NewDecoder(e.Bytes())
-		v, err := DecodeCreateElicitationRequest(d)
-		if err == nil {
-			err = d.End()
+		raw := c.Input(p)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			x.EncodeWire(e)
+			raw = e.Bytes()
 		}
-		if err != nil {
-			c.FailWith(p, err)
-		} else {
-			CheckCreateElicitationRequest(c, p, v)
-		}
+		var b CreateElicitationRequest
+		c.CheckRawFunc(p, raw, func(d *wire.Decoder) (err error) {
+			b, err = DecodeCreateElicitationRequest(d)
+			return err
+		}, func(c *wire.Checker, p string) {
+			CheckCreateElicitationRequest(c, p, b)
+		})
 	}
 }
 
@@ -15987,18 +15988,19 @@ func (x *Form) CheckWire(c *wire.Checker, p string) {
 	}
 	{
 		// The value is also a ElicitationFormMode.
-		e := wire.NewEncoder(nil)
-		x.EncodeWire(e)
-		d := wire.NewDecoder(e.Bytes())
-		v, err := DecodeElicitationFormMode(d)
-		if err == nil {
-			err = d.End()
+		raw := c.Input(p)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			x.EncodeWire(e)
+			raw = e.Bytes()
 		}
-		if err != nil {
-			c.FailWith(p, err)
-		} else {
-			CheckElicitationFormMode(c, p, v)
-		}
+		var b ElicitationFormMode
+		c.CheckRawFunc(p, raw, func(d *wire.Decoder) (err error) {
+			b, err = DecodeElicitationFormMode(d)
+			return err
+		}, func(c *wire.Checker, p string) {
+			CheckElicitationFormMode(c, p, b)
+		})
 	}
 }
 
@@ -19011,21 +19013,37 @@ func CheckElicitationFormMode(c *wire.Checker, p string, v ElicitationFormMode) 
 	case *Session:
 		if v != nil {
 			v.CheckWire(c, p)
-			e := wire.NewEncoder(nil)
-			v.EncodeWire(e)
-			raw := e.Bytes()
+			in := c.Input(p)
+			raw := in
+			if raw == nil {
+				e := wire.NewEncoder(nil)
+				v.EncodeWire(e)
+				raw = e.Bytes()
+			}
 			if w := new(ElicitationFormModeRequest); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.FailKeyword(p, "oneOf", "fits both Session and ElicitationFormModeRequest; oneOf allows exactly one")
+				if in != nil {
+					c.Partial()
+				} else {
+					c.FailKeyword(p, "oneOf", "fits both Session and ElicitationFormModeRequest; oneOf allows exactly one")
+				}
 			}
 		}
 	case *ElicitationFormModeRequest:
 		if v != nil {
 			v.CheckWire(c, p)
-			e := wire.NewEncoder(nil)
-			v.EncodeWire(e)
-			raw := e.Bytes()
+			in := c.Input(p)
+			raw := in
+			if raw == nil {
+				e := wire.NewEncoder(nil)
+				v.EncodeWire(e)
+				raw = e.Bytes()
+			}
 			if w := new(Session); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.FailKeyword(p, "oneOf", "fits both ElicitationFormModeRequest and Session; oneOf allows exactly one")
+				if in != nil {
+					c.Partial()
+				} else {
+					c.FailKeyword(p, "oneOf", "fits both ElicitationFormModeRequest and Session; oneOf allows exactly one")
+				}
 			}
 		}
 	}
@@ -19454,18 +19472,19 @@ func (x *URL) CheckWire(c *wire.Checker, p string) {
 	}
 	{
 		// The value is also a ElicitationURLMode.
-		e := wire.NewEncoder(nil)
-		x.EncodeWire(e)
-		d := wire.NewDecoder(e.Bytes())
-		v, err := DecodeElicitationURLMode(d)
-		if err == nil {
-			err = d.End()
+		raw := c.Input(p)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			x.EncodeWire(e)
+			raw = e.Bytes()
 		}
-		if err != nil {
-			c.FailWith(p, err)
-		} else {
-			CheckElicitationURLMode(c, p, v)
-		}
+		var b ElicitationURLMode
+		c.CheckRawFunc(p, raw, func(d *wire.Decoder) (err error) {
+			b, err = DecodeElicitationURLMode(d)
+			return err
+		}, func(c *wire.Checker, p string) {
+			CheckElicitationURLMode(c, p, b)
+		})
 	}
 }
 
@@ -19666,21 +19685,37 @@ func CheckElicitationURLMode(c *wire.Checker, p string, v ElicitationURLMode) {
 	case *ElicitationURLModeSession:
 		if v != nil {
 			v.CheckWire(c, p)
-			e := wire.NewEncoder(nil)
-			v.EncodeWire(e)
-			raw := e.Bytes()
+			in := c.Input(p)
+			raw := in
+			if raw == nil {
+				e := wire.NewEncoder(nil)
+				v.EncodeWire(e)
+				raw = e.Bytes()
+			}
 			if w := new(ElicitationURLModeRequest); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.FailKeyword(p, "oneOf", "fits both ElicitationURLModeSession and ElicitationURLModeRequest; oneOf allows exactly one")
+				if in != nil {
+					c.Partial()
+				} else {
+					c.FailKeyword(p, "oneOf", "fits both ElicitationURLModeSession and ElicitationURLModeRequest; oneOf allows exactly one")
+				}
 			}
 		}
 	case *ElicitationURLModeRequest:
 		if v != nil {
 			v.CheckWire(c, p)
-			e := wire.NewEncoder(nil)
-			v.EncodeWire(e)
-			raw := e.Bytes()
+			in := c.Input(p)
+			raw := in
+			if raw == nil {
+				e := wire.NewEncoder(nil)
+				v.EncodeWire(e)
+				raw = e.Bytes()
+			}
 			if w := new(ElicitationURLModeSession); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				c.FailKeyword(p, "oneOf", "fits both ElicitationURLModeRequest and ElicitationURLModeSession; oneOf allows exactly one")
+				if in != nil {
+					c.Partial()
+				} else {
+					c.FailKeyword(p, "oneOf", "fits both ElicitationURLModeRequest and ElicitationURLModeSession; oneOf allows exactly one")
+				}
 			}
 		}
 	}
@@ -20332,18 +20367,19 @@ func (x *Response) EncodeWireFields(e *wire.Encoder) {
 func (x *Response) CheckWire(c *wire.Checker, p string) {
 	{
 		// The value is also a AgentResponse.
-		e := wire.NewEncoder(nil)
-		x.EncodeWire(e)
-		d := wire.NewDecoder(e.Bytes())
-		v, err := DecodeAgentResponse(d)
-		if err == nil {
-			err = d.End()
+		raw := c.Input(p)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			x.EncodeWire(e)
+			raw = e.Bytes()
 		}
-		if err != nil {
-			c.FailWith(p, err)
-		} else {
-			CheckAgentResponse(c, p, v)
-		}
+		var b AgentResponse
+		c.CheckRawFunc(p, raw, func(d *wire.Decoder) (err error) {
+			b, err = DecodeAgentResponse(d)
+			return err
+		}, func(c *wire.Checker, p string) {
+			CheckAgentResponse(c, p, b)
+		})
 	}
 }
 
@@ -31307,18 +31343,19 @@ func (x *Idle) CheckWire(c *wire.Checker, p string) {
 	}
 	{
 		// The value is also a IdleStateUpdate.
-		e := wire.NewEncoder(nil)
-		x.EncodeWire(e)
-		d := wire.NewDecoder(e.Bytes())
-		v, err := DecodeIdleStateUpdate(d)
-		if err == nil {
-			err = d.End()
+		raw := c.Input(p)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			x.EncodeWire(e)
+			raw = e.Bytes()
 		}
-		if err != nil {
-			c.FailWith(p, err)
-		} else {
-			CheckIdleStateUpdate(c, p, v)
-		}
+		var b IdleStateUpdate
+		c.CheckRawFunc(p, raw, func(d *wire.Decoder) (err error) {
+			b, err = DecodeIdleStateUpdate(d)
+			return err
+		}, func(c *wire.Checker, p string) {
+			CheckIdleStateUpdate(c, p, b)
+		})
 	}
 }
 
@@ -37764,18 +37801,19 @@ func (x *SessionUpdateStateUpdate) EncodeWireFields(e *wire.Encoder) {
 func (x *SessionUpdateStateUpdate) CheckWire(c *wire.Checker, p string) {
 	{
 		// The value is also a StateUpdate.
-		e := wire.NewEncoder(nil)
-		x.EncodeWire(e)
-		d := wire.NewDecoder(e.Bytes())
-		v, err := DecodeStateUpdate(d)
-		if err == nil {
-			err = d.End()
+		raw := c.Input(p)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			x.EncodeWire(e)
+			raw = e.Bytes()
 		}
-		if err != nil {
-			c.FailWith(p, err)
-		} else {
-			CheckStateUpdate(c, p, v)
-		}
+		var b StateUpdate
+		c.CheckRawFunc(p, raw, func(d *wire.Decoder) (err error) {
+			b, err = DecodeStateUpdate(d)
+			return err
+		}, func(c *wire.Checker, p string) {
+			CheckStateUpdate(c, p, b)
+		})
 	}
 }
 
@@ -49806,18 +49844,19 @@ func (x *AgentClientProtocolClientResponse) EncodeWireFields(e *wire.Encoder) {
 func (x *AgentClientProtocolClientResponse) CheckWire(c *wire.Checker, p string) {
 	{
 		// The value is also a ClientResponse.
-		e := wire.NewEncoder(nil)
-		x.EncodeWire(e)
-		d := wire.NewDecoder(e.Bytes())
-		v, err := DecodeClientResponse(d)
-		if err == nil {
-			err = d.End()
+		raw := c.Input(p)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			x.EncodeWire(e)
+			raw = e.Bytes()
 		}
-		if err != nil {
-			c.FailWith(p, err)
-		} else {
-			CheckClientResponse(c, p, v)
-		}
+		var b ClientResponse
+		c.CheckRawFunc(p, raw, func(d *wire.Decoder) (err error) {
+			b, err = DecodeClientResponse(d)
+			return err
+		}, func(c *wire.Checker, p string) {
+			CheckClientResponse(c, p, b)
+		})
 	}
 }
 
@@ -54237,18 +54276,19 @@ func (x *AgentClientProtocolProxyResponse) EncodeWireFields(e *wire.Encoder) {
 func (x *AgentClientProtocolProxyResponse) CheckWire(c *wire.Checker, p string) {
 	{
 		// The value is also a ProxyResponse.
-		e := wire.NewEncoder(nil)
-		x.EncodeWire(e)
-		d := wire.NewDecoder(e.Bytes())
-		v, err := DecodeProxyResponse(d)
-		if err == nil {
-			err = d.End()
+		raw := c.Input(p)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			x.EncodeWire(e)
+			raw = e.Bytes()
 		}
-		if err != nil {
-			c.FailWith(p, err)
-		} else {
-			CheckProxyResponse(c, p, v)
-		}
+		var b ProxyResponse
+		c.CheckRawFunc(p, raw, func(d *wire.Decoder) (err error) {
+			b, err = DecodeProxyResponse(d)
+			return err
+		}, func(c *wire.Checker, p string) {
+			CheckProxyResponse(c, p, b)
+		})
 	}
 }
 

@@ -7014,18 +7014,19 @@ func (x *SessionUpdateStateUpdate) EncodeWireFields(e *wire.Encoder) {
 func (x *SessionUpdateStateUpdate) CheckWire(c *wire.Checker, p string) {
 	{
 		// The value is also a StateUpdate.
-		e := wire.NewEncoder(nil)
-		x.EncodeWire(e)
-		d := wire.NewDecoder(e.Bytes())
-		v, err := DecodeStateUpdate(d)
-		if err == nil {
-			err = d.End()
+		raw := c.Input(p)
+		if raw == nil {
+			e := wire.NewEncoder(nil)
+			x.EncodeWire(e)
+			raw = e.Bytes()
 		}
-		if err != nil {
-			c.FailWith(p, err)
-		} else {
-			CheckStateUpdate(c, p, v)
-		}
+		var b StateUpdate
+		c.CheckRawFunc(p, raw, func(d *wire.Decoder) (err error) {
+			b, err = DecodeStateUpdate(d)
+			return err
+		}, func(c *wire.Checker, p string) {
+			CheckStateUpdate(c, p, b)
+		})
 	}
 }
 
