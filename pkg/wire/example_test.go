@@ -7,7 +7,9 @@ import (
 )
 
 // point is written by hand here the way protogen writes it: a DecodeWire
-// that walks the members, an EncodeWire that writes them.
+// that walks the members (handing a member's error to Recover, which in
+// a collecting decoder records it and goes on), an EncodeWire that writes
+// them.
 type point struct {
 	X, Y    int64
 	Unknown wire.Members
@@ -15,6 +17,7 @@ type point struct {
 
 func (p *point) DecodeWire(d *wire.Decoder) error {
 	*p = point{}
+	start := d.Offset()
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -26,11 +29,15 @@ func (p *point) DecodeWire(d *wire.Decoder) error {
 		switch string(key) {
 		case "x":
 			if p.X, err = d.Int64(); err != nil {
-				return wire.At(err, "x")
+				if err := d.Recover(wire.At(err, "x"), start, 0); err != nil {
+					return err
+				}
 			}
 		case "y":
 			if p.Y, err = d.Int64(); err != nil {
-				return wire.At(err, "y")
+				if err := d.Recover(wire.At(err, "y"), start, 0); err != nil {
+					return err
+				}
 			}
 		default:
 			raw, err := wire.DecodeRaw(d)
@@ -137,4 +144,48 @@ func ExampleCodec_CheckAt() {
 	// true false
 	// false false
 	// false false
+}
+
+// ExplainAt lists every defect of the value at a pointer: the decoding
+// errors (with their offsets in the input), then what Check finds in the
+// members that decoded. whole says the list is every defect a schema
+// validator would report.
+func ExampleCodec_ExplainAt() {
+	codec := wire.Codec{
+		Name:     "point",
+		Complete: true,
+		Decode: func(d *wire.Decoder) (any, error) {
+			p := new(point)
+			return p, p.DecodeWire(d)
+		},
+		Check: func(c *wire.Checker, ptr string, v any) {
+			p := v.(*point)
+			if p.X < 0 {
+				c.FailKeyword(c.Join(ptr, "x"), "minimum", "%d is less than 0", p.X)
+			}
+			if p.Y < 0 {
+				c.FailKeyword(c.Join(ptr, "y"), "minimum", "%d is less than 0", p.Y)
+			}
+		},
+	}
+	var d wire.Decoder
+	for _, line := range []string{
+		`{"id":1,"at":{"x":"1","y":-2}}`,
+		`{"id":2,"at":{"x":1,"y":2}}`,
+		`{"id":3,"at":{"x":-1,"y":2`,
+	} {
+		d.Reset([]byte(line))
+		errs, whole := codec.ExplainAt(&d, "/at")
+		fmt.Println(len(errs), "defects, whole:", whole)
+		for _, e := range errs {
+			fmt.Printf("  %q %s: %s\n", e.Pointer, e.Keyword, e.Msg)
+		}
+	}
+	// Output:
+	// 2 defects, whole: true
+	//   "/x" type: got a string, want a number
+	//   "/y" minimum: -2 is less than 0
+	// 0 defects, whole: true
+	// 1 defects, whole: false
+	//   "" : unexpected end of input in an object
 }
