@@ -23,8 +23,8 @@ import "errors"
 // they were not there: the valid path costs nothing more.
 func (d *Decoder) Collect(c *Checker) {
 	d.ws()
-	d.collect, d.root = c, d.pos
-	c.collecting, c.src, c.root = true, d.buf, d.pos
+	d.collect = c
+	c.col = &collection{src: d.buf, root: d.pos}
 }
 
 // Collecting reports whether d is a collecting decoder (see Collect).
@@ -37,7 +37,7 @@ func (d *Decoder) Collecting() bool { return d.collect != nil }
 // does not collect.
 func (d *Decoder) Partial() {
 	if d.collect != nil {
-		d.collect.partial = true
+		d.collect.col.partial = true
 	}
 }
 
@@ -67,10 +67,10 @@ func (d *Decoder) Redo(start int, v Decodable) (bool, error) {
 // values, and true. Otherwise, and in any other checker, it returns nil,
 // false, and the decoded elements are to be compared.
 func (c *Checker) RawItems(p string) ([][]byte, bool) {
-	if len(c.skipped) == 0 || !c.below(p) {
+	if c.col == nil || len(c.col.skipped) == 0 || !c.below(p) {
 		return nil, false
 	}
-	w := Decoder{buf: c.src, pos: c.root, maxDepth: DefaultMaxDepth}
+	w := Decoder{buf: c.col.src, pos: c.col.root, maxDepth: DefaultMaxDepth}
 	if found, err := w.Seek(p); !found || err != nil || w.Kind() != KindArray {
 		return nil, false
 	}
@@ -97,7 +97,7 @@ func (c *Checker) RawItems(p string) ([][]byte, bool) {
 // below reports whether a value a collecting decode stepped over lies
 // strictly below pointer p.
 func (c *Checker) below(p string) bool {
-	for _, s := range c.skipped {
+	for _, s := range c.col.skipped {
 		if len(s) > len(p) && s[len(p)] == '/' && s[:len(p)] == p {
 			return true
 		}
@@ -113,10 +113,10 @@ func (c *Checker) below(p string) bool {
 // the input's bytes of the value at p, which the check judges instead.
 // In any other case, and in any other checker, it returns nil at once.
 func (c *Checker) Input(p string) []byte {
-	if len(c.skipped) == 0 || !c.below(p) {
+	if c.col == nil || len(c.col.skipped) == 0 || !c.below(p) {
 		return nil
 	}
-	w := Decoder{buf: c.src, pos: c.root, maxDepth: DefaultMaxDepth}
+	w := Decoder{buf: c.col.src, pos: c.col.root, maxDepth: DefaultMaxDepth}
 	if found, err := w.Seek(p); !found || err != nil {
 		return nil
 	}
@@ -130,7 +130,11 @@ func (c *Checker) Input(p string) []byte {
 // Partial notes, in a collecting check, that the errors listed may not
 // be every defect of the value (see Codec.ExplainAt): a generated check
 // calls it where it cannot tell.
-func (c *Checker) Partial() { c.partial = true }
+func (c *Checker) Partial() {
+	if c.col != nil {
+		c.col.partial = true
+	}
+}
 
 // Checkable is a value that can be decoded and checked: every generated
 // struct type is one.
@@ -159,7 +163,7 @@ func (c *Checker) CheckRaw(p string, raw []byte, v Checkable) {
 // decode failed too leaves the list not whole, as what raw's type would
 // say there besides is unknown.
 func (c *Checker) CheckRawFunc(p string, raw []byte, decode func(d *Decoder) error, check func(c *Checker, p string)) {
-	if !c.collecting {
+	if c.col == nil {
 		d := NewDecoder(raw)
 		err := decode(d)
 		if err == nil {
@@ -186,25 +190,25 @@ func (c *Checker) CheckRawFunc(p string, raw []byte, decode func(d *Decoder) err
 			sub.FailWith("", err)
 		}
 		if _, ok := recoverable(err); !ok {
-			sub.partial = true
+			sub.col.partial = true
 		}
 	} else {
 		check(&sub, "")
 	}
 	off := -1
-	w := Decoder{buf: c.src, pos: c.root, maxDepth: DefaultMaxDepth}
+	w := Decoder{buf: c.col.src, pos: c.col.root, maxDepth: DefaultMaxDepth}
 	if found, err := w.Seek(p); found && err == nil {
 		w.ws()
-		if start := w.pos; w.skipValue() == nil && string(c.src[start:w.pos]) == string(raw) {
+		if start := w.pos; w.skipValue() == nil && string(c.col.src[start:w.pos]) == string(raw) {
 			off = start
 		}
 	}
-	c.partial = c.partial || sub.partial
+	c.col.partial = c.col.partial || sub.col.partial
 	for _, e := range sub.errs {
 		e.Pointer = p + e.Pointer
-		if len(c.skipped) > 0 && c.inSkipped(e.Pointer) {
+		if c.col != nil && len(c.col.skipped) > 0 && c.inSkipped(e.Pointer) {
 			if e.Offset >= 0 && c.mayBound(e) {
-				c.partial = true
+				c.col.partial = true
 			}
 			if c.has(e.Pointer, e.Keyword) {
 				continue
@@ -233,7 +237,7 @@ func (c *Checker) mayBound(e *Error) bool {
 	if e.Code != CodeType {
 		return e.Code != CodeTag
 	}
-	w := Decoder{buf: c.src, pos: c.root, maxDepth: DefaultMaxDepth}
+	w := Decoder{buf: c.col.src, pos: c.col.root, maxDepth: DefaultMaxDepth}
 	found, err := w.Seek(e.Pointer)
 	// A plain integer failed as a type other than a number's.
 	return err != nil || !found || w.Kind() == KindNumber && !w.PeekInteger()
@@ -282,7 +286,7 @@ func (d *Decoder) Recover(err error, start, levels int) error {
 	at := d.pos
 	steps, ok, serr := d.way(at)
 	if !ok {
-		d.collect.partial = true
+		d.collect.col.partial = true
 		if serr != nil {
 			return serr
 		}
@@ -299,7 +303,7 @@ func (d *Decoder) Recover(err error, start, levels int) error {
 	}
 	in := top + levels // the container whose member or element failed
 	if top < 0 || in+1 >= len(steps) || !steps[in].open {
-		d.collect.partial = true
+		d.collect.col.partial = true
 		return err
 	}
 	open := 0
@@ -313,12 +317,12 @@ func (d *Decoder) Recover(err error, start, levels int) error {
 	if steps[in+1].end > len(d.buf) {
 		// The value that failed does not end: the input's error stops
 		// the decode, after the value's own.
-		d.collect.partial = true
+		d.collect.col.partial = true
 		return serr
 	}
 	d.pos = steps[in+1].end
 	d.depth -= open - (in + 1)
-	d.collect.skipped = append(d.collect.skipped, tokens(steps[1:in+2]))
+	d.collect.col.skipped = append(d.collect.col.skipped, tokens(steps[1:in+2]))
 	return nil
 }
 
@@ -338,7 +342,7 @@ func (d *Decoder) Note(err error, start int) error {
 	w.ws()
 	steps, ok, _ := d.way(w.pos)
 	if !ok || steps[len(steps)-1].start != w.pos {
-		d.collect.partial = true
+		d.collect.col.partial = true
 		return err
 	}
 	d.collect.decodeError(tokens(steps[1:]), e)
@@ -364,7 +368,7 @@ func (d *Decoder) NoteMember(err error, start int) (*Checker, string, error) {
 	w.ws()
 	steps, ok, _ := d.way(w.pos)
 	if !ok || steps[len(steps)-1].start != w.pos {
-		d.collect.partial = true
+		d.collect.col.partial = true
 		return nil, "", err
 	}
 	base := tokens(steps[1:])
@@ -401,7 +405,7 @@ func tokens(steps []step) string {
 // known (a syntax error before at).
 func (d *Decoder) way(at int) ([]step, bool, error) {
 	unknown := len(d.buf) + 1
-	w := Decoder{buf: d.buf, pos: d.root, maxDepth: d.maxDepth, ends: d.ends}
+	w := Decoder{buf: d.buf, pos: d.collect.col.root, maxDepth: d.maxDepth, ends: d.ends}
 	w.ws()
 	root := step{start: w.pos, end: unknown}
 	serr := w.skipValue()
@@ -536,7 +540,7 @@ func (c Codec) ExplainAt(d *Decoder, pointer string) (errs Errors, whole bool) {
 		// inside it, where more may be wrong.
 		ck.decodeError("", e)
 		if e.Pointer != "" && e.Code != CodeTag {
-			ck.partial = true
+			ck.col.partial = true
 		}
 		d.pos, d.depth = start, depth
 		v, err = nil, d.skipValue()
@@ -556,13 +560,13 @@ func (c Codec) ExplainAt(d *Decoder, pointer string) (errs Errors, whole bool) {
 		} else {
 			ck.FailWith("", err)
 		}
-		ck.partial = true
+		ck.col.partial = true
 	}
 	if err != nil {
-		return ck.errs, !ck.partial && c.Complete
+		return ck.errs, !ck.col.partial && c.Complete
 	}
 	c.Check(&ck, "", v)
-	return ck.errs, !ck.partial && c.Proves(v)
+	return ck.errs, !ck.col.partial && c.Proves(v)
 }
 
 // Missing is where generated decoders report the required members an
@@ -580,13 +584,13 @@ func (d *Decoder) Missing(start int, names ...string) error {
 	w.ws()
 	steps, ok, _ := d.way(w.pos)
 	if !ok || steps[len(steps)-1].start != w.pos {
-		d.collect.partial = true
+		d.collect.col.partial = true
 		return err
 	}
 	base := tokens(steps[1:])
 	d.collect.decodeError(base, err.(*Error))
 	for _, n := range names {
-		d.collect.skipped = append(d.collect.skipped, base+"/"+EscapePointer(n))
+		d.collect.col.skipped = append(d.collect.col.skipped, base+"/"+EscapePointer(n))
 	}
 	return nil
 }
@@ -607,7 +611,7 @@ func (d *Decoder) Short(err error, start, have, want int) error {
 	}
 	base := tokens(steps[1:])
 	for i := have; i < want; i++ {
-		d.collect.skipped = append(d.collect.skipped, base+"/"+itoa(i))
+		d.collect.col.skipped = append(d.collect.col.skipped, base+"/"+itoa(i))
 	}
 	return nil
 }

@@ -21,8 +21,7 @@ type Decoder struct {
 	skip     string
 	raws     int // values read whole by Raw
 	ends     Ends
-	collect  *Checker // set by Collect: errors are recorded here
-	root     int      // where the collecting decode began
+	collect  *Checker // set by Collect: errors are recorded here, and where the decode began
 }
 
 // Ends says where the arrays and objects of a decoder's input end.

@@ -155,17 +155,22 @@ type Checker struct {
 	errs   Errors
 	quiet  bool
 	failed bool
-	// skipped are the pointers of the values a collecting decode
-	// (Decoder.Collect) could not decode and stepped over: they hold zero
-	// or partly decoded values, whose failures are not the input's and
-	// are not recorded.
+	// col is the state of a collecting check (see Decoder.Collect), nil
+	// in any other, so that a Checker stays small on the valid path.
+	col *collection
+}
+
+// collection is the state of a collecting check.
+type collection struct {
+	// skipped are the pointers of the values a collecting decode could
+	// not decode and stepped over: they hold zero or partly decoded
+	// values, whose failures are not the input's and are not recorded.
 	skipped []string
-	// collecting is set by Decoder.Collect: src is the input and root the
-	// offset of the value whose defects the checker lists, so that a
-	// check can read what did not decode (RawItems, CheckRaw).
-	collecting bool
-	src        []byte
-	root       int
+	// src is the input and root the offset of the value whose defects
+	// the checker lists, so that a check can read what did not decode
+	// (RawItems, Input).
+	src  []byte
+	root int
 	// partial notes that a defect may have hidden others (see Partial).
 	partial bool
 }
@@ -183,7 +188,7 @@ func (c *Checker) Fail(pointer, format string, args ...any) {
 		c.failed = true
 		return
 	}
-	if c.skipped != nil && c.inSkipped(pointer) {
+	if c.col != nil && c.inSkipped(pointer) {
 		return
 	}
 	c.errs = append(c.errs, &Error{Pointer: pointer, Offset: -1, Msg: fmt.Sprintf(format, args...), Code: CodeConstraint})
@@ -197,7 +202,7 @@ func (c *Checker) FailKeyword(pointer, keyword, format string, args ...any) {
 		c.failed = true
 		return
 	}
-	if c.skipped != nil && c.inSkipped(pointer) {
+	if c.col != nil && c.inSkipped(pointer) {
 		return
 	}
 	c.errs = append(c.errs, &Error{Pointer: pointer, Offset: -1, Msg: fmt.Sprintf(format, args...), Code: CodeConstraint, Keyword: keyword})
@@ -229,7 +234,7 @@ func (c *Checker) FailWith(pointer string, err error) {
 
 // add records e unless it is about a value a collecting decode skipped.
 func (c *Checker) add(e *Error) {
-	if c.skipped != nil && c.inSkipped(e.Pointer) {
+	if c.col != nil && c.inSkipped(e.Pointer) {
 		return
 	}
 	c.errs = append(c.errs, e)
@@ -238,7 +243,7 @@ func (c *Checker) add(e *Error) {
 // inSkipped reports whether pointer is at or below a value a collecting
 // decode skipped.
 func (c *Checker) inSkipped(pointer string) bool {
-	for _, s := range c.skipped {
+	for _, s := range c.col.skipped {
 		if pointer == s || strings.HasPrefix(pointer, s) && pointer[len(s)] == '/' {
 			return true
 		}
