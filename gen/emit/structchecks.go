@@ -175,6 +175,9 @@ func checkMemberCount(st *model.StructType) []jen.Code {
 		n = jen.Lit(always).Op("+").Len(jen.Id("x").Dot(st.ExtraName))
 	}
 	block := append([]jen.Code{jen.Id("n").Op(":=").Add(n)}, optional...)
+	// In a collecting check, members that did not decode or are missing
+	// are counted as they are in the input (see wire.Checker.InputMembers).
+	block = append(block, jen.If(jen.List(jen.Id("m"), jen.Id("ok")).Op(":=").Id("c").Dot("InputMembers").Call(jen.Id("p")), jen.Id("ok")).Block(jen.Id("n").Op("=").Id("m")))
 	if st.MinProps != nil {
 		block = append(block, jen.If(jen.Uint64().Parens(jen.Id("n")).Op("<").Lit(*st.MinProps)).Block(
 			fail("minProperties", jen.Id("p"), jen.Lit("has %d members, fewer than "+strconv.FormatUint(*st.MinProps, 10)), jen.Id("n"))))

@@ -127,6 +127,39 @@ func (c *Checker) Input(p string) []byte {
 	return raw
 }
 
+// InputMembers is for the minProperties and maxProperties checks of the
+// object at pointer p in a collecting check (see Codec.ExplainAt): when
+// a member of it did not decode, or is missing, the count of the members
+// decoded is not the input's, and InputMembers returns how many members
+// the object has in the input, and true. Otherwise, and in any other
+// checker, it returns 0, false at once.
+func (c *Checker) InputMembers(p string) (int, bool) {
+	if c.col == nil || len(c.col.skipped) == 0 || !c.below(p) {
+		return 0, false
+	}
+	w := Decoder{buf: c.col.src, pos: c.col.root, maxDepth: DefaultMaxDepth}
+	if found, err := w.Seek(p); !found || err != nil || w.Kind() != KindObject {
+		return 0, false
+	}
+	if w.BeginObject() != nil {
+		return 0, false
+	}
+	n := 0
+	for {
+		_, more, err := w.NextKey()
+		if err != nil {
+			return 0, false
+		}
+		if !more {
+			return n, true
+		}
+		if w.skipValue() != nil {
+			return 0, false
+		}
+		n++
+	}
+}
+
 // Partial notes, in a collecting check, that the errors listed may not
 // be every defect of the value (see Codec.ExplainAt): a generated check
 // calls it where it cannot tell.

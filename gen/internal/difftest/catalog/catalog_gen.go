@@ -673,6 +673,9 @@ func (x *Labels) CheckWire(c *wire.Checker, p string) {
 		if x.Owner != nil {
 			n++
 		}
+		if m, ok := c.InputMembers(p); ok {
+			n = m
+		}
 		if uint64(n) > uint64(0x3) {
 			c.FailKeyword(p, "maxProperties", "has %d members, more than 3", n)
 		}
@@ -2371,6 +2374,9 @@ func (x *Price) CheckWire(c *wire.Checker, p string) {
 	}
 	{
 		n := 1 + len(x.Unknown)
+		if m, ok := c.InputMembers(p); ok {
+			n = m
+		}
 		if uint64(n) < uint64(0x2) {
 			c.FailKeyword(p, "minProperties", "has %d members, fewer than 2", n)
 		}

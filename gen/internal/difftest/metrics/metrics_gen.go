@@ -292,6 +292,9 @@ func (x *Labels) CheckWire(c *wire.Checker, p string) {
 	}
 	{
 		n := 0 + len(x.Unknown)
+		if m, ok := c.InputMembers(p); ok {
+			n = m
+		}
 		if uint64(n) < uint64(0x1) {
 			c.FailKeyword(p, "minProperties", "has %d members, fewer than 1", n)
 		}
