@@ -36,11 +36,17 @@ func (g *gen) enumType(t *model.Type) error {
 		jen.Switch(jen.Id("v")).Block(jen.Case(vals...).Block(jen.Return(jen.True()))),
 		jen.Return(jen.False()),
 	)
+	ret := jen.Return(jen.Err())
+	if !e.Open && e.Base.Builtin != "string" && e.Base.Builtin != "bool" && e.Base.Builtin != "float64" {
+		// A closed enum of integers: a number beyond the Go type is not
+		// one of the values, which is what the schema blames.
+		ret = jen.Return(wire("Blame").Call(wire("Blame").Call(jen.Err(), jen.Lit("minimum"), jen.Lit(enumKeyword(names))), jen.Lit("maximum"), jen.Lit(enumKeyword(names))))
+	}
 	g.f.Comment("DecodeWire decodes the value from d.")
 	g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("DecodeWire").Params(jen.Id("d").Op("*").Add(wire("Decoder"))).Error().Block(
 		jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("d").Dot(g.builtinDecoder(e.Base.Builtin)).Call(),
 		jen.Op("*").Id("x").Op("=").Id(t.Name).Parens(jen.Id("v")),
-		jen.Return(jen.Err()),
+		ret,
 	)
 	g.f.Comment("EncodeWire encodes the value to e.")
 	g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("EncodeWire").Params(jen.Id("e").Op("*").Add(wire("Encoder"))).Block(

@@ -1075,7 +1075,7 @@ func (v FontWeightIntegerValue) Valid() bool {
 func (x *FontWeightIntegerValue) DecodeWire(d *wire.Decoder) error {
 	v, err := d.Int32()
 	*x = FontWeightIntegerValue(v)
-	return err
+	return wire.Blame(wire.Blame(err, "minimum", "enum"), "maximum", "enum")
 }
 
 // EncodeWire encodes the value to e.
@@ -2470,7 +2470,7 @@ func (v Level) Valid() bool {
 func (x *Level) DecodeWire(d *wire.Decoder) error {
 	v, err := d.Int32()
 	*x = Level(v)
-	return err
+	return wire.Blame(wire.Blame(err, "minimum", "enum"), "maximum", "enum")
 }
 
 // EncodeWire encodes the value to e.
@@ -2520,7 +2520,7 @@ func (v LowLevel) Valid() bool {
 func (x *LowLevel) DecodeWire(d *wire.Decoder) error {
 	v, err := d.Int32()
 	*x = LowLevel(v)
-	return err
+	return wire.Blame(wire.Blame(err, "minimum", "enum"), "maximum", "enum")
 }
 
 // EncodeWire encodes the value to e.
@@ -2570,7 +2570,7 @@ func (v HighLevel) Valid() bool {
 func (x *HighLevel) DecodeWire(d *wire.Decoder) error {
 	v, err := d.Int32()
 	*x = HighLevel(v)
-	return err
+	return wire.Blame(wire.Blame(err, "minimum", "enum"), "maximum", "enum")
 }
 
 // EncodeWire encodes the value to e.

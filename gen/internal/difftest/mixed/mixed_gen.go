@@ -1221,7 +1221,7 @@ func (v BuildConfigLevelIntegerValue) Valid() bool {
 func (x *BuildConfigLevelIntegerValue) DecodeWire(d *wire.Decoder) error {
 	v, err := d.Int32()
 	*x = BuildConfigLevelIntegerValue(v)
-	return err
+	return wire.Blame(wire.Blame(err, "minimum", "enum"), "maximum", "enum")
 }
 
 // EncodeWire encodes the value to e.

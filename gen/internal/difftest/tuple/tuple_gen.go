@@ -414,7 +414,7 @@ func (v RuleLevel) Valid() bool {
 func (x *RuleLevel) DecodeWire(d *wire.Decoder) error {
 	v, err := d.Int32()
 	*x = RuleLevel(v)
-	return err
+	return wire.Blame(wire.Blame(err, "minimum", "enum"), "maximum", "enum")
 }
 
 // EncodeWire encodes the value to e.
