@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -788,5 +789,119 @@ func TestExplainAtSaysWhenNotWhole(t *testing.T) {
 	}
 	if checked == 0 {
 		t.Error("no value was broken: the test proves nothing")
+	}
+}
+
+// FuzzExplainAtBytes: any bytes, explained as any complete subject of the
+// corpus, at the document or at a member of it. ExplainAt does not
+// panic; input that is not JSON gives a list that is not whole and ends
+// with the error that stopped it (its syntax or encoding, or a member
+// twice before those); and a JSON document gets
+// only failures v6 reports, all of them when ExplainAt says whole (see
+// explainAgreement).
+func FuzzExplainAtBytes(f *testing.F) {
+	var complete []corpusCase
+	for _, cs := range corpus(f) {
+		if cs.codec.Complete {
+			complete = append(complete, cs)
+		}
+	}
+	for i, cs := range complete {
+		for _, ex := range cs.examples {
+			raw, err := json.Marshal(ex)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(uint16(i), raw)
+			f.Add(uint16(i), raw[:len(raw)/2])
+		}
+	}
+	f.Fuzz(func(t *testing.T, subject uint16, raw []byte) {
+		cs := complete[int(subject)%len(complete)]
+		for _, p := range []string{"", "/a", "/0"} {
+			errs, whole := cs.codec.ExplainAt(wire.NewDecoder(raw), p)
+			if p == "" && !json.Valid(raw) {
+				if whole || len(errs) == 0 || !stops(errs[len(errs)-1].Code) {
+					t.Errorf("%s: %q is not JSON: ExplainAt lists %v, whole %v", cs.id, raw, errs, whole)
+				}
+			}
+		}
+		var v any
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		if dec.Decode(&v) != nil || dec.More() || !utf8.Valid(raw) {
+			return // not JSON to v6 (encoding/json reads bad UTF-8 too)
+		}
+		if duplicateKeys(raw) {
+			return // v6 reads one of the duplicates; a decode stops or keeps all
+		}
+		var we *wire.Error
+		if _, err := cs.codec.DecodeBytes(raw); errors.As(err, &we) && we.Code == wire.CodeRange {
+			return // a number beyond the Go type: a verdict TestGeneratedAgreesWithV6 judges
+		}
+		if problem, _, _ := explainAgreement(cs, raw); problem != "" {
+			t.Errorf("%s: %s: %s", cs.id, raw, problem)
+		}
+	})
+}
+
+// stops reports whether an error of code c stops a collecting decode: the
+// input's syntax or encoding, or a member twice (met before the syntax
+// error further on).
+func stops(c wire.Code) bool {
+	return c == wire.CodeSyntax || c == wire.CodeUTF8 || c == wire.CodeDuplicate
+}
+
+// duplicateKeys reports whether an object in raw, one JSON value, has a
+// member twice.
+func duplicateKeys(raw []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	type frame struct {
+		obj  bool
+		keys map[string]bool
+		key  bool // the next string token in an object is a key
+	}
+	var stack []*frame
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		top := (*frame)(nil)
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if top != nil && top.obj && top.key {
+			if k, ok := tok.(string); ok {
+				if top.keys[k] {
+					return true
+				}
+				top.keys[k] = true
+				top.key = false
+				continue
+			}
+		}
+		switch tok {
+		case json.Delim('{'):
+			if top != nil && top.obj {
+				top.key = true
+			}
+			stack = append(stack, &frame{obj: true, keys: map[string]bool{}, key: true})
+			continue
+		case json.Delim('['):
+			if top != nil && top.obj {
+				top.key = true
+			}
+			stack = append(stack, &frame{})
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+			if len(stack) == 0 {
+				return false
+			}
+			continue
+		}
+		if top != nil && top.obj {
+			top.key = true // a member's value was read
+		}
 	}
 }
