@@ -20,5 +20,9 @@
 // absent, null and a value kept apart), Members (members a type does not
 // define, kept raw and in order) and Checker (which collects Validate's
 // violations). Codec lets a program handle a generated type it only knows by
-// its schema's $id.
+// its schema's $id: CheckAt decides a value at a JSON pointer on the valid
+// path, and ExplainAt lists every defect of one that fails, with a
+// collecting decode (Decoder.Collect) that records the error of a member
+// or element and goes on, then a check of what decoded; it says when the
+// list may not be every defect a schema validator reports.
 package wire
