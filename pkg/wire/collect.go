@@ -528,25 +528,33 @@ var errNoValue = errors.New("the value did not decode")
 // as jsonschema validators name it, and whose Code classifies it;
 // decoding errors keep their Offset in d's input, Check's have Offset -1.
 // A union is explained by the variant the value selects: its tag when it
-// has one, else its JSON type and required members, else (for an object
-// that has the required members of several) the first variant tried.
-// A tag that selects no variant is one defect: a tag of the wrong type
-// or naming no variant is reported at the tag member (Keyword "type" or
-// "const"), a missing tag at the object (Keyword "required"); the
-// variants' other failures are not listed.
+// has one, else its JSON type and required members, else (an object that
+// has the required members of several variants) the first variant it
+// passes as, or the first it decodes as, or the first tried; an open
+// union's catch-all type explains a tag no variant has. A value no
+// variant takes is one defect, the union's: a tag of the wrong type is
+// reported at the tag member (Keyword "type", Code CodeTag), a tag
+// naming no variant of a closed union at the tag member too (Keyword
+// "const"), a missing tag, or an object with the required members of no
+// variant, at the object (Keyword "required", Code CodeTag), and a value
+// of a JSON type no variant has at the value (Keyword "type"); the
+// variants' own failures are not listed then.
 //
 // whole reports that errs are certainly every defect a schema validator
 // reports about the value, read as above: the codec is Complete (or its
 // CompleteValue says so of the value decoded), and nothing happened that
 // may hide a defect (a syntax error, a member that appears twice, a value
-// whose other keywords could not be checked once one failed). With whole
+// whose other keywords could not be checked once one failed, such as a
+// number with a fraction where an if/then/else branch wants an integer
+// with bounds). With whole
 // false, errs are still defects, but there may be more. A value the
 // codec finds nothing wrong with gives no errors, and whole as above; a
 // pointer that names no value gives none and false.
 //
-// A syntax error stops the explanation where it is found, and is the last
-// error listed. d is left as CheckAt leaves it: the caller Resets it
-// before its next use.
+// A syntax error (or a member that appears twice) stops the explanation
+// where it is found, and is the last error listed; ExplainAt does not
+// panic on any input. d is left as CheckAt leaves it: the caller Resets
+// it before its next use.
 func (c Codec) ExplainAt(d *Decoder, pointer string) (errs Errors, whole bool) {
 	if c.Decode == nil {
 		return nil, false
