@@ -172,6 +172,9 @@ type Engine struct {
 	// explain.ValidateDoc judged, and those whose schema it left to
 	// jsonschema/v6, for the tests.
 	docValidated, docDeclined atomic.Int64
+	// explained, when set, is told of each failure explained and its
+	// findings, for the tests.
+	explained func(f failure, findings []Finding)
 	// memo keeps the document validator's outcomes (nil: none kept).
 	memo *explain.Memo
 	// elsewhere names the other versions that define a member a value's

@@ -430,15 +430,18 @@ func (r *fileRun) wider(alt protocol.Check, ptr string, m *protocol.Message, sc 
 func (r *fileRun) explain(out []Finding, v verdict, line int) []Finding {
 	n := len(out)
 	for _, f := range v {
-		if f.memo != nil {
+		k := len(out)
+		switch verr, ok := f.err.(*jsonschema.ValidationError); {
+		case f.memo != nil:
 			out = f.memo.AppendFindings(out, f.ck, line)
-			continue
-		}
-		if verr, ok := f.err.(*jsonschema.ValidationError); ok && f.doc != nil {
+		case ok && f.doc != nil:
 			out = append(out, r.x.ExplainDoc(f.ck, verr, f.doc, f.node, line)...)
-			continue
+		default:
+			out = append(out, r.x.Explain(f.ck, f.err, line)...)
 		}
-		out = append(out, r.x.Explain(f.ck, f.err, line)...)
+		if r.e.explained != nil {
+			r.e.explained(f, out[k:])
+		}
 	}
 	if len(v) > 1 {
 		added := out[n:]

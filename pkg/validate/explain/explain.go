@@ -374,6 +374,11 @@ func branchFails(bs []branch, loc []string) ([]map[string]*jsonschema.Validation
 
 // plausibleOf lists the alternatives still in the running: those that
 // lost neither on a discriminating property nor on the value's own type.
+// A property whose value every alternative but one rejects with a const
+// or an enum is the union's tag, and that one alternative is the only one
+// in the running (if the value's type suits it), whatever else of the
+// value it rejects: a tool call whose kind is not a kind is a tool call
+// with a wrong kind, not a value of another tag.
 func plausibleOf(tagFails []map[string]*jsonschema.ValidationError, selfFail []bool) []int {
 	// How many alternatives failed on each property: one that not all
 	// failed on is accepted by another alternative.
@@ -385,6 +390,9 @@ func plausibleOf(tagFails []map[string]*jsonschema.ValidationError, selfFail []b
 			}
 			fails[p]++
 		}
+	}
+	if k, ok := tagged(tagFails, fails); ok && !selfFail[k] {
+		return []int{k}
 	}
 	var plausible []int
 	for i := range tagFails {
@@ -403,6 +411,33 @@ func plausibleOf(tagFails []map[string]*jsonschema.ValidationError, selfFail []b
 		}
 	}
 	return plausible
+}
+
+// tagged returns the one alternative that accepts the value of a
+// property every other alternative rejects (fails counts the alternatives
+// that reject each), if there are at least two alternatives and every
+// such property names the same one.
+func tagged(tagFails []map[string]*jsonschema.ValidationError, fails map[string]int) (int, bool) {
+	n := len(tagFails)
+	if n < 2 {
+		return -1, false
+	}
+	found := -1
+	for p, c := range fails {
+		if c != n-1 {
+			continue
+		}
+		for k, tf := range tagFails {
+			if _, rejects := tf[p]; rejects {
+				continue
+			}
+			if found >= 0 && found != k {
+				return -1, false
+			}
+			found = k
+		}
+	}
+	return found, found >= 0
 }
 
 // explained lists the failed alternatives of a union at loc (causes, one

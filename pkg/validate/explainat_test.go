@@ -1,0 +1,121 @@
+package validate
+
+import (
+	"errors"
+
+	"bytes"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/agentproto/agentproto/pkg/validate/protocol"
+	"github.com/agentproto/agentproto/pkg/validate/typed"
+	"github.com/agentproto/agentproto/pkg/wire"
+)
+
+// TestExplainAtPointsWhereFindingsPoint holds the generated code's list of
+// a value's defects (wire.Codec.ExplainAt) to the validator's findings,
+// on the protocols' own schemas: every fixture, and the mutations of the
+// first lines of each (as TestVerdictsAgree makes them). For each value
+// the document validator explains, the places ExplainAt lists, when it
+// says the list is whole, must be the places of the findings (less those
+// the check skips), no more and no fewer.
+func TestExplainAtPointsWhereFindingsPoint(t *testing.T) {
+	e, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.memo = nil // every failure explained from the parsed document
+	codecs := typed.Checker{}
+	var mu sync.Mutex
+	compared, partial, noCodec := 0, 0, 0
+	var bad, alien []string
+	foreign := 0
+	e.explained = func(f failure, findings []Finding) {
+		if f.doc == nil {
+			return // validated by jsonschema/v6: no parsed value at hand
+		}
+		c := f.ck.Schema.Codec(codecs.Codec)
+		raw := f.doc.Raw(f.node)
+		mu.Lock()
+		defer mu.Unlock()
+		if c == nil || !c.Complete {
+			noCodec++
+			return
+		}
+		errs, whole := c.ExplainAt(wire.NewDecoder(bytes.Clone(raw)), "")
+		if !whole {
+			partial++
+			return
+		}
+		compared++
+		// Every defect listed is one jsonschema/v6 reports, in one
+		// alternative or another of the unions on its way.
+		v6 := map[string]bool{}
+		var walk func(e *jsonschema.ValidationError)
+		walk = func(e *jsonschema.ValidationError) {
+			if len(e.Causes) == 0 {
+				v6[protocol.Pointer(e.InstanceLocation)] = true
+			}
+			for _, c := range e.Causes {
+				walk(c)
+			}
+		}
+		var verr *jsonschema.ValidationError
+		if errors.As(f.ck.Schema.Validate(f.doc.Value(f.node)), &verr) {
+			walk(verr)
+		}
+		for _, e := range errs {
+			if !v6[e.Pointer] {
+				foreign++
+				if len(alien) < 10 {
+					alien = append(alien, fmt.Sprintf("%s: ExplainAt lists %s (%s: %s), which jsonschema/v6 does not report\n  %s", f.ck.Schema.ID, e.Pointer, e.Keyword, e.Msg, raw))
+				}
+			}
+		}
+		base := f.ck.Pointer()
+		var got, want []string
+		for _, e := range errs {
+			if f.ck.Skip != nil && f.ck.Skip(protocol.SplitPointer(e.Pointer)) {
+				continue
+			}
+			got = append(got, base+e.Pointer)
+		}
+		for _, fd := range findings {
+			want = append(want, fd.Pointer)
+		}
+		slices.Sort(got)
+		slices.Sort(want)
+		got, want = slices.Compact(got), slices.Compact(want)
+		if !slices.Equal(got, want) {
+			bad = append(bad, fmt.Sprintf("%s at %s: ExplainAt lists %v, the findings point at %v\n  %s", f.ck.Schema.ID, base, got, want, raw))
+		}
+	}
+	mutants := 0
+	for _, p := range traceFiles(t, fixturesDir) {
+		var buf bytes.Buffer
+		for _, l := range firstLines(t, p, 10) {
+			for _, m := range mutations(l) {
+				buf.Write(m)
+				buf.WriteByte('\n')
+				mutants++
+			}
+		}
+		checkFile(t, e, p)
+		findingsOf(t, e, p, buf.Bytes())
+	}
+	t.Logf("%d mutated messages: %d failing values compared, %d whose list ExplainAt does not vouch for, %d without a complete codec", mutants, compared, partial, noCodec)
+	t.Logf("%d values whose defects ExplainAt and the findings place differently", len(bad))
+	for _, b := range alien {
+		t.Error(b)
+	}
+	if foreign > 0 {
+		t.Errorf("%d defects ExplainAt lists that jsonschema/v6 does not report", foreign)
+	}
+	if compared < 10000 {
+		t.Errorf("only %d values compared", compared)
+	}
+}

@@ -1,0 +1,33 @@
+package validate
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentproto/agentproto/pkg/validate/internal/synth"
+)
+
+// TestTaggedUnionExplainedByItsTag: a value whose tag names an
+// alternative is explained by that alternative, however many of its
+// other members are wrong, and however few another alternative would
+// complain about. A tool call with an invented kind and status is a tool
+// call with two wrong members, not a session_info_update with a wrong
+// tag (the alternative that requires nothing but its tag).
+func TestTaggedUnionExplainedByItsTag(t *testing.T) {
+	e := testEngine(t)
+	head := string(synth.Lines(synth.ACP, 4))
+	line := `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_bench","update":{"sessionUpdate":"tool_call","toolCallId":"call_02","title":"Open the app","kind":"browse","status":"running"}}}` + "\n"
+	var got []string
+	for _, f := range findingsOf(t, e, "t.jsonl", []byte(head+line)) {
+		if f.Rule == RuleSchema {
+			got = append(got, f.Pointer+": "+f.Message)
+		}
+	}
+	want := []string{
+		`/params/update/kind: "browse" is not one of read, edit, delete, move, search, execute, think, fetch, switch_mode, other (acp: ToolKind)`,
+		`/params/update/status: "running" is not one of pending, in_progress, completed, failed (acp: ToolCallStatus)`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
