@@ -255,19 +255,43 @@ func decodeVariant(u *model.UnionType, v *model.Variant, skipTag bool) []jen.Cod
 // and names the variant; no tag is the default variant (or an error), and
 // a tag no variant has is kept in the unknown variant.
 func decodeTagged(u *model.UnionType) []jen.Code {
+	missing := jen.Op("&").Add(wire("Error")).Values(jen.Dict{
+		jen.Id("Offset"):  jen.Id("d").Dot("Offset").Call(),
+		jen.Id("Msg"):     jen.Lit("missing the tag member \"" + u.Tag + "\""),
+		jen.Id("Code"):    wire("CodeTag"),
+		jen.Id("Keyword"): jen.Lit("required"),
+	})
 	body := []jen.Code{
 		jen.List(jen.Id("tag"), jen.Id("ok"), jen.Err()).Op(":=").Id("d").Dot("PeekTag").Call(jen.Lit(u.Tag)),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 	}
-	if u.Default != nil {
-		body = append(body, jen.If(jen.Op("!").Id("ok")).Block(decodeVariant(u, u.Default, false)...))
+	if o := u.Other; o != nil && !u.Open {
+		// A collecting decode records a tag that selects no variant
+		// and judges the members every variant has, as a validator
+		// does, before it steps over the value.
+		if u.Default == nil {
+			body = append(body, jen.If(jen.Err().Op("==").Nil().Op("&&").Op("!").Id("ok")).Block(jen.Err().Op("=").Add(missing)))
+		}
+		note := []jen.Code{
+			jen.List(jen.Id("raw"), jen.Err()).Op(":=").Id("d").Dot("Raw").Call(),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.Id("c").Dot("CheckRaw").Call(jen.Id("p"), jen.Id("raw"), jen.New(typeName(o))),
+		}
+		if !o.Complete {
+			note = append(note, jen.Id("c").Dot("Partial").Call())
+		}
+		note = append(note, jen.Return(jen.Nil(), jen.Nil()))
+		body = append(body, jen.If(jen.Err().Op("!=").Nil()).Block(
+			jen.If(jen.List(jen.Id("c"), jen.Id("p"), jen.Id("nerr")).Op(":=").Id("d").Dot("NoteValue").Call(jen.Err()), jen.Id("nerr").Op("==").Nil()).Block(note...),
+			jen.Return(jen.Nil(), jen.Err()),
+		))
 	} else {
-		body = append(body, jen.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Nil(), jen.Op("&").Add(wire("Error")).Values(jen.Dict{
-			jen.Id("Offset"):  jen.Id("d").Dot("Offset").Call(),
-			jen.Id("Msg"):     jen.Lit("missing the tag member \"" + u.Tag + "\""),
-			jen.Id("Code"):    wire("CodeTag"),
-			jen.Id("Keyword"): jen.Lit("required"),
-		}))))
+		body = append(body, jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())))
+	}
+	switch {
+	case u.Default != nil:
+		body = append(body, jen.If(jen.Op("!").Id("ok")).Block(decodeVariant(u, u.Default, false)...))
+	case u.Other == nil || u.Open:
+		body = append(body, jen.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Nil(), missing)))
 	}
 	var cases []jen.Code
 	for _, v := range u.Variants {
@@ -504,9 +528,18 @@ func (g *gen) unionCheck(t *model.Type) {
 			}
 		}
 		sort.Strings(tags)
+		body := []jen.Code{fail("const", jen.Id("c").Dot("Join").Call(jen.Id("p"), jen.Lit(u.Tag)), jen.Lit("%q is not one of "+pct(strings.Join(tags, ", "))), jen.Id("v").Dot("Tag"))}
+		if o := u.Other; o != nil {
+			// The members every variant has are judged as well, from
+			// the raw JSON kept (a value built in Go has none).
+			body = append(body, jen.If(jen.Id("v").Dot("Raw").Op("!=").Nil()).Block(
+				jen.Id("c").Dot("CheckRaw").Call(jen.Id("p"), jen.Index().Byte().Parens(jen.Id("v").Dot("Raw")), jen.New(typeName(o)))))
+			if !o.Complete {
+				body = append(body, jen.Id("c").Dot("Partial").Call())
+			}
+		}
 		chk = append(chk, jen.Case(jen.Op("*").Id(u.Unknown)).Block(
-			jen.If(jen.Id("v").Op("!=").Nil()).Block(
-				fail("const", jen.Id("c").Dot("Join").Call(jen.Id("p"), jen.Lit(u.Tag)), jen.Lit("%q is not one of "+pct(strings.Join(tags, ", "))), jen.Id("v").Dot("Tag")))))
+			jen.If(jen.Id("v").Op("!=").Nil()).Block(body...)))
 	}
 	if o := u.Other; u.Tag != "" && u.Open && o != nil {
 		// The catch-all is a type of its own: the object is decoded as it

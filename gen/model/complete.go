@@ -359,9 +359,10 @@ func parts(t *Type) (bool, []*Type) {
 		for _, v := range t.Union.Variants {
 			deps = append(deps, v.Type)
 		}
-		if o := t.Union.Other; o != nil {
+		if o := t.Union.Other; o != nil && t.Union.Open {
 			// The Unknown variant's check is Other's: it counts as a
-			// variant does.
+			// variant does. (A closed union rejects the Unknown variant
+			// whatever its Other finds.)
 			deps = append(deps, o)
 		}
 		ok = ok && unknownProved(t.Union)

@@ -448,8 +448,11 @@ type UnionType struct {
 	// member as a string constrained as the schema says. The Unknown
 	// variant still keeps the raw JSON; its check decodes that as Other and
 	// checks it, so what Other checks leaves OpenAsks, and completeness
-	// counts Other as it counts a variant. OtherTypes lists every
-	// unexported type made for it, Other first.
+	// counts Other as it counts a variant. On a closed tagged union whose
+	// own schema gives every variant members (properties, required),
+	// Other is a struct of those members alone: the check of the Unknown
+	// variant, which fails the tag, judges them too. OtherTypes lists
+	// every unexported type made for it, Other first.
 	Other      *Type
 	OtherTypes []*Type
 	// By says how an untagged union picks its variant.

@@ -227,6 +227,47 @@ func (b *builder) fillUnion(t *Type, s *load.Schema) error {
 			u.OpenAsks = nil
 		}
 	}
+	if !u.Open && hasOwnMembers(s) {
+		// A tag no variant lists fails the union, and a validator still
+		// judges the members the union's own schema gives every
+		// variant: the Unknown variant's check judges them through a
+		// type of those members alone.
+		if err := b.baseType(t, s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// hasOwnMembers reports whether a union's schema says something of the
+// members of every variant: properties or required members of its own.
+func hasOwnMembers(s *load.Schema) bool {
+	return len(s.Properties) > 0 || len(s.Required) > 0
+}
+
+// baseType makes, for the closed tagged union s, the members its own
+// schema gives every variant a type of their own (UnionType.Other):
+// a value whose tag no variant lists is judged by it, so that what is
+// wrong in those members is reported beside the tag. It is unexported, as
+// a catch-all's type is.
+func (b *builder) baseType(t *Type, s *load.Schema) error {
+	start := len(b.pkg.Types)
+	ot := &Type{Name: b.names.take("base" + t.Name), Loc: s.Loc,
+		Doc: "is what every variant of " + t.Name + " has, a type of its own so that the check of " + t.Union.Unknown + " can judge those members of a value whose tag no variant lists."}
+	ot.Doc = ot.Name + " " + ot.Doc
+	b.pkg.Types = append(b.pkg.Types, ot)
+	own := *s
+	own.OneOf, own.AnyOf = nil, nil
+	if err := b.fillStructSkip(ot, &own, nil, ""); err != nil {
+		return err
+	}
+	u := t.Union
+	u.Other = ot
+	for _, x := range b.pkg.Types[start:] {
+		if !token.IsExported(x.Name) {
+			u.OtherTypes = append(u.OtherTypes, x)
+		}
+	}
 	return nil
 }
 

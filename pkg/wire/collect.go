@@ -364,22 +364,8 @@ func (d *Decoder) Recover(err error, start, levels int) error {
 // is the offset where the value began. A collecting decoder records err
 // and returns nil, and the value counts as decoded; any other returns err.
 func (d *Decoder) Note(err error, start int) error {
-	if d.collect == nil {
-		return err
-	}
-	e, ok := recoverable(err)
-	if !ok {
-		return err
-	}
-	w := Decoder{buf: d.buf, pos: start}
-	w.ws()
-	steps, ok, _ := d.way(w.pos)
-	if !ok || steps[len(steps)-1].start != w.pos {
-		d.collect.col.partial = true
-		return err
-	}
-	d.collect.decodeError(tokens(steps[1:]), e)
-	return nil
+	_, _, err = d.noteAt(err, start)
+	return err
 }
 
 // NoteMember is Note for the error of a member that the decoder has read
@@ -390,23 +376,50 @@ func (d *Decoder) Note(err error, start int) error {
 // and the member's pointer, for the generated code to check the value's
 // other keywords there; any other returns nil, "" and err.
 func (d *Decoder) NoteMember(err error, start int) (*Checker, string, error) {
-	if d.collect == nil {
+	base, e, err := d.noteAt(err, start)
+	if err != nil {
 		return nil, "", err
+	}
+	return d.collect, base + e.Pointer, nil
+}
+
+// NoteValue is Note for an error about the value at d's read position,
+// which d has not read yet, such as a union's tag that is missing or not
+// a string: err's pointer is relative to that value. A collecting
+// decoder records err and returns its Checker and the value's pointer,
+// for the generated code to check what it can of the value there before
+// it steps over it; any other returns nil, "" and err.
+func (d *Decoder) NoteValue(err error) (*Checker, string, error) {
+	d.ws()
+	base, _, err := d.noteAt(err, d.pos)
+	if err != nil {
+		return nil, "", err
+	}
+	return d.collect, base, nil
+}
+
+// noteAt records err, whose pointer is relative to the value that began
+// at offset start, in a collecting decoder, and returns that value's
+// pointer; it returns err when d does not collect or err is not one it
+// records (see Note).
+func (d *Decoder) noteAt(err error, start int) (string, *Error, error) {
+	if d.collect == nil {
+		return "", nil, err
 	}
 	e, ok := recoverable(err)
 	if !ok {
-		return nil, "", err
+		return "", nil, err
 	}
 	w := Decoder{buf: d.buf, pos: start}
 	w.ws()
 	steps, ok, _ := d.way(w.pos)
 	if !ok || steps[len(steps)-1].start != w.pos {
 		d.collect.col.partial = true
-		return nil, "", err
+		return "", nil, err
 	}
 	base := tokens(steps[1:])
 	d.collect.decodeError(base, e)
-	return d.collect, base + e.Pointer, nil
+	return base, e, nil
 }
 
 // step is one value on the way from the root of a collecting decode to an

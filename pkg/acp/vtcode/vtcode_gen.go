@@ -618,6 +618,19 @@ type ServerRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
+// baseSessionUpdateNotification is what every variant of
+// SessionUpdateNotification has, a type of its own so that the check of
+// UnknownSessionUpdateNotification can judge those members of a value whose
+// tag no variant lists.
+type baseSessionUpdateNotification struct {
+	// The session the update belongs to.
+	SessionID SessionID `json:"session_id"`
+	// The turn the update belongs to.
+	TurnID TurnID `json:"turn_id"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
 // DecodeWire decodes the value from d.
 func (x *SessionID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -5760,16 +5773,24 @@ func (*UnknownSessionUpdateNotification) isSessionUpdateNotification() {}
 // DecodeSessionUpdateNotification decodes a SessionUpdateNotification from d.
 func DecodeSessionUpdateNotification(d *wire.Decoder) (SessionUpdateNotification, error) {
 	tag, ok, err := d.PeekTag("update_type")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, &wire.Error{
+	if err == nil && !ok {
+		err = &wire.Error{
 			Code:    wire.CodeTag,
 			Keyword: "required",
 			Msg:     "missing the tag member \"update_type\"",
 			Offset:  d.Offset(),
 		}
+	}
+	if err != nil {
+		if c, p, nerr := d.NoteValue(err); nerr == nil {
+			raw, err := d.Raw()
+			if err != nil {
+				return nil, err
+			}
+			c.CheckRaw(p, raw, new(baseSessionUpdateNotification))
+			return nil, nil
+		}
+		return nil, err
 	}
 	switch tag {
 	case "message_delta":
@@ -5906,6 +5927,9 @@ func CheckSessionUpdateNotification(c *wire.Checker, p string, v SessionUpdateNo
 	case *UnknownSessionUpdateNotification:
 		if v != nil {
 			c.FailKeyword(c.Join(p, "update_type"), "const", "%q is not one of error, message_delta, server_request, tool_call_end, tool_call_start, turn_complete", v.Tag)
+			if v.Raw != nil {
+				c.CheckRaw(p, []byte(v.Raw), new(baseSessionUpdateNotification))
+			}
 		}
 	}
 }
@@ -6881,6 +6905,112 @@ func (x *ServerRequest) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x ServerRequest) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *baseSessionUpdateNotification) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = baseSessionUpdateNotification{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "session_id":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "session_id")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				if err := d.Recover(wire.At(err, "session_id"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "turn_id":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "turn_id")
+			}
+			seen[1] = true
+			if err := x.TurnID.DecodeWire(d); err != nil {
+				if err := d.Recover(wire.At(err, "turn_id"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "session_id")
+	}
+	if !seen[1] {
+		missing = append(missing, "turn_id")
+	}
+	if len(missing) > 0 {
+		return d.Missing(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *baseSessionUpdateNotification) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *baseSessionUpdateNotification) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"session_id\":")
+	x.SessionID.EncodeWire(e)
+	e.RawKey("\"turn_id\":")
+	x.TurnID.EncodeWire(e)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *baseSessionUpdateNotification) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *baseSessionUpdateNotification) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *baseSessionUpdateNotification) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x baseSessionUpdateNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 

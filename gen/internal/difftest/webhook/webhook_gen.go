@@ -120,6 +120,15 @@ type UISource struct {
 	Unknown wire.Members `json:"-"`
 }
 
+// baseSource is what every variant of Source has, a type of its own so that
+// the check of UnknownSource can judge those members of a value whose tag no
+// variant lists.
+type baseSource struct {
+	At string `json:"at"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
 // Headers holds the delivery headers: names that start with x- are strings,
 // others are not allowed.
 type Headers struct {
@@ -1433,16 +1442,24 @@ func (*UnknownSource) isSource() {}
 // DecodeSource decodes a Source from d.
 func DecodeSource(d *wire.Decoder) (Source, error) {
 	tag, ok, err := d.PeekTag("via")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, &wire.Error{
+	if err == nil && !ok {
+		err = &wire.Error{
 			Code:    wire.CodeTag,
 			Keyword: "required",
 			Msg:     "missing the tag member \"via\"",
 			Offset:  d.Offset(),
 		}
+	}
+	if err != nil {
+		if c, p, nerr := d.NoteValue(err); nerr == nil {
+			raw, err := d.Raw()
+			if err != nil {
+				return nil, err
+			}
+			c.CheckRaw(p, raw, new(baseSource))
+			return nil, nil
+		}
+		return nil, err
 	}
 	switch tag {
 	case "api":
@@ -1515,6 +1532,9 @@ func CheckSource(c *wire.Checker, p string, v Source) {
 	case *UnknownSource:
 		if v != nil {
 			c.FailKeyword(c.Join(p, "via"), "const", "%q is not one of api, ui", v.Tag)
+			if v.Raw != nil {
+				c.CheckRaw(p, []byte(v.Raw), new(baseSource))
+			}
 		}
 	}
 }
@@ -1839,6 +1859,107 @@ func (x *UISource) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x UISource) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *baseSource) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = baseSource{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "at":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "at")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					if err := d.Recover(wire.At(err, "at"), start, 0); err != nil {
+						return err
+					}
+					continue
+				}
+				x.At = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "at")
+	}
+	if len(missing) > 0 {
+		return d.Missing(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *baseSource) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *baseSource) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"at\":")
+	e.String(x.At)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *baseSource) CheckWire(c *wire.Checker, p string) {
+	{
+		p := c.Join(p, "at")
+		if !wire.IsDateTime(string(x.At)) {
+			c.FailKeyword(p, "format", "%q is not a valid date-time", string(x.At))
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *baseSource) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *baseSource) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x baseSource) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 

@@ -2042,6 +2042,31 @@ type Boolean struct {
 	Unknown wire.Members `json:"-"`
 }
 
+// baseSessionConfigOption is what every variant of SessionConfigOption has, a
+// type of its own so that the check of UnknownSessionConfigOption can judge
+// those members of a value whose tag no variant lists.
+type baseSessionConfigOption struct {
+	// Unique identifier for the configuration option.
+	ID SessionConfigID `json:"id"`
+	// Human-readable label for the option.
+	Name string `json:"name"`
+	// Optional description for the Client to display to the user.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Optional semantic category for this option (UX only).
+	Category wire.Opt[SessionConfigOptionCategory] `json:"category,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
 // LoadSessionResponse is a response from loading an existing session.
 type LoadSessionResponse struct {
 	// Initial mode state if supported by the Agent
@@ -3524,6 +3549,28 @@ type ValueID struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// The value ID.
 	Value SessionConfigValueID `json:"value"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// baseSetSessionConfigOptionRequest is what every variant of
+// SetSessionConfigOptionRequest has, a type of its own so that the check of
+// UnknownSetSessionConfigOptionRequest can judge those members of a value
+// whose tag no variant lists.
+type baseSetSessionConfigOptionRequest struct {
+	// The ID of the session to set the configuration option for.
+	SessionID SessionID `json:"sessionId"`
+	// The ID of the configuration option to set.
+	ConfigID SessionConfigID `json:"configId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -18828,16 +18875,24 @@ func (*UnknownSessionConfigOption) isSessionConfigOption() {}
 // DecodeSessionConfigOption decodes a SessionConfigOption from d.
 func DecodeSessionConfigOption(d *wire.Decoder) (SessionConfigOption, error) {
 	tag, ok, err := d.PeekTag("type")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, &wire.Error{
+	if err == nil && !ok {
+		err = &wire.Error{
 			Code:    wire.CodeTag,
 			Keyword: "required",
 			Msg:     "missing the tag member \"type\"",
 			Offset:  d.Offset(),
 		}
+	}
+	if err != nil {
+		if c, p, nerr := d.NoteValue(err); nerr == nil {
+			raw, err := d.Raw()
+			if err != nil {
+				return nil, err
+			}
+			c.CheckRaw(p, raw, new(baseSessionConfigOption))
+			return nil, nil
+		}
+		return nil, err
 	}
 	switch tag {
 	case "select":
@@ -18910,6 +18965,9 @@ func CheckSessionConfigOption(c *wire.Checker, p string, v SessionConfigOption) 
 	case *UnknownSessionConfigOption:
 		if v != nil {
 			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of boolean, select", v.Tag)
+			if v.Raw != nil {
+				c.CheckRaw(p, []byte(v.Raw), new(baseSessionConfigOption))
+			}
 		}
 	}
 }
@@ -20220,6 +20278,216 @@ func (x *Boolean) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x Boolean) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *baseSessionConfigOption) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = baseSessionConfigOption{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [5]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "id":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[0] = true
+			if err := x.ID.DecodeWire(d); err != nil {
+				if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "name":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
+				}
+				x.Name = v0
+			}
+		case "description":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "description")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if isNull {
+				x.Description = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+							return err
+						}
+						x.Description = wire.Some(v)
+						continue
+					}
+					v = v1
+				}
+				x.Description = wire.Some(v)
+			}
+		case "category":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "category")
+			}
+			seen[3] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if isNull {
+				x.Category = wire.Null[SessionConfigOptionCategory]()
+			} else {
+				var v SessionConfigOptionCategory
+				if err := v.DecodeWire(d); err != nil {
+					if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+						return err
+					}
+					x.Category = wire.Some(v)
+					continue
+				}
+				x.Category = wire.Some(v)
+			}
+		case "_meta":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[4] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "id")
+	}
+	if !seen[1] {
+		missing = append(missing, "name")
+	}
+	if len(missing) > 0 {
+		return d.Missing(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *baseSessionConfigOption) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *baseSessionConfigOption) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"id\":")
+	x.ID.EncodeWire(e)
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	if !x.Description.IsAbsent() {
+		e.RawKey("\"description\":")
+		if v, ok := x.Description.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Category.IsAbsent() {
+		e.RawKey("\"category\":")
+		if v, ok := x.Category.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *baseSessionConfigOption) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Category.Get(); ok {
+		p := c.Join(p, "category")
+		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := c.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.FailKeyword(p, "type", "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *baseSessionConfigOption) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *baseSessionConfigOption) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x baseSessionConfigOption) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -30849,6 +31117,14 @@ func (*UnknownSetSessionConfigOptionRequest) isSetSessionConfigOptionRequest() {
 func DecodeSetSessionConfigOptionRequest(d *wire.Decoder) (SetSessionConfigOptionRequest, error) {
 	tag, ok, err := d.PeekTag("type")
 	if err != nil {
+		if c, p, nerr := d.NoteValue(err); nerr == nil {
+			raw, err := d.Raw()
+			if err != nil {
+				return nil, err
+			}
+			c.CheckRaw(p, raw, new(baseSetSessionConfigOptionRequest))
+			return nil, nil
+		}
 		return nil, err
 	}
 	if !ok {
@@ -30923,6 +31199,9 @@ func CheckSetSessionConfigOptionRequest(c *wire.Checker, p string, v SetSessionC
 	case *UnknownSetSessionConfigOptionRequest:
 		if v != nil {
 			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of boolean", v.Tag)
+			if v.Raw != nil {
+				c.CheckRaw(p, []byte(v.Raw), new(baseSetSessionConfigOptionRequest))
+			}
 		}
 	}
 }
@@ -31276,6 +31555,138 @@ func (x *ValueID) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x ValueID) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *baseSetSessionConfigOptionRequest) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = baseSetSessionConfigOptionRequest{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "configId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "configId")
+			}
+			seen[1] = true
+			if err := x.ConfigID.DecodeWire(d); err != nil {
+				if err := d.Recover(wire.At(err, "configId"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					if err := d.Recover(wire.At(err, "_meta"), start, 0); err != nil {
+						return err
+					}
+					continue
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if !seen[1] {
+		missing = append(missing, "configId")
+	}
+	if len(missing) > 0 {
+		return d.Missing(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *baseSetSessionConfigOptionRequest) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *baseSetSessionConfigOptionRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	e.RawKey("\"configId\":")
+	x.ConfigID.EncodeWire(e)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *baseSetSessionConfigOptionRequest) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := c.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.FailKeyword(p, "type", "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *baseSetSessionConfigOptionRequest) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *baseSetSessionConfigOptionRequest) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x baseSetSessionConfigOptionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
