@@ -1,6 +1,8 @@
 package validate
 
 import (
+	"bytes"
+	"os"
 	"strings"
 	"testing"
 
@@ -26,6 +28,40 @@ func TestTaggedUnionExplainedByItsTag(t *testing.T) {
 	want := []string{
 		`/params/update/kind: "browse" is not one of read, edit, delete, move, search, execute, think, fetch, switch_mode, other (acp: ToolKind)`,
 		`/params/update/status: "running" is not one of pending, in_progress, completed, failed (acp: ToolCallStatus)`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestCatchAllLosesOnTheTag: an open union's catch-all alternative, which
+// takes any tag the others do not list, loses on a listed tag as they do
+// on theirs, so a value with a listed tag is explained by that tag's
+// alternative. An embedded resource whose resource is empty is missing
+// the resource's members, not "a shape that is not allowed" (the
+// catch-all's complaint about the tag, which it was explained by when
+// the catch-all's one complaint outnumbered the resource's two).
+func TestCatchAllLosesOnTheTag(t *testing.T) {
+	e := testEngine(t)
+	trace, err := os.ReadFile(fixturesDir + "/acp/sdk/v2/02-prompt-all-updates.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(trace, []byte("\n"))
+	var data []byte
+	for _, l := range lines[:8] { // the handshake, a session and the prompt
+		data = append(data, l...)
+	}
+	data = append(data, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess-001","update":{"sessionUpdate":"agent_message","messageId":"msg-002","content":[{"type":"resource","resource":{}}]}}}`+"\n"...)
+	var got []string
+	for _, f := range findingsOf(t, e, "t.jsonl", data) {
+		if f.Rule == RuleSchema {
+			got = append(got, f.Pointer+": "+f.Message)
+		}
+	}
+	want := []string{
+		`/params/update/content/0/resource: missing required field "text" (acp: TextResourceContents)`,
+		`/params/update/content/0/resource: missing required field "uri" (acp: TextResourceContents)`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -101,7 +101,10 @@ func (v *docValidator) ref(s *jsonschema.Schema, kw string, i int, loc []string,
 func (v *docValidator) cond(s *jsonschema.Schema, i int, loc []string, vid int, quiet bool, el *errList) {
 	if s.Not != nil {
 		if v.self(s.Not, i, loc, vid, true) == nil {
-			if !el.mark() {
+			// A not on a union's member is read when the union's
+			// alternatives are sorted out (a catch-all rejecting the
+			// tags the others list): errorAt keeps it there.
+			if quiet || v.shallow < 0 || len(loc) == v.shallow+1 || !el.mark() {
 				el.addKind(&kind.Not{})
 			}
 		}

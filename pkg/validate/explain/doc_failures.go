@@ -37,6 +37,8 @@ func (v *docValidator) errorAt(s *jsonschema.Schema, loc []string, k jsonschema.
 			keep = len(loc) == v.shallow
 		case *kind.Const, *kind.Enum:
 			keep = len(loc) == v.shallow || len(loc) == v.shallow+1
+		case *kind.Not:
+			keep = len(loc) == v.shallow+1
 		}
 		if !keep {
 			return prunedLeaf

@@ -353,6 +353,15 @@ func branchFails(bs []branch, loc []string) ([]map[string]*jsonschema.Validation
 	for i, b := range bs {
 		for _, l := range b.leaves {
 			switch l.ErrorKind.(type) {
+			case *kind.Not:
+				// A catch-all alternative rejects the tags the others
+				// list with a not: it loses on the tag as they do.
+				if len(l.InstanceLocation) == len(loc)+1 && protocol.HasPrefix(l.InstanceLocation, loc) {
+					if tagFails[i] == nil {
+						tagFails[i] = map[string]*jsonschema.ValidationError{}
+					}
+					tagFails[i][l.InstanceLocation[len(loc)]] = l
+				}
 			case *kind.Const, *kind.Enum:
 				if len(l.InstanceLocation) == len(loc)+1 && protocol.HasPrefix(l.InstanceLocation, loc) {
 					if tagFails[i] == nil {
