@@ -2,6 +2,7 @@ package validate
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -63,6 +64,41 @@ func TestCatchAllLosesOnTheTag(t *testing.T) {
 		`/params/update/content/0/resource: missing required field "text" (acp: TextResourceContents)`,
 		`/params/update/content/0/resource: missing required field "uri" (acp: TextResourceContents)`,
 	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestDeeperComplaintsExplain: of two alternatives with as many
+// complaints, the one whose complaints lie deeper explains the value. An
+// ARCP agent inventory (a list of names, or a list of agent objects)
+// holding one agent object with a numeric name is a list of agents with
+// a wrong name, not a list of names whose first is an object.
+func TestDeeperComplaintsExplain(t *testing.T) {
+	e := testEngine(t)
+	trace, err := os.ReadFile(fixturesDir + "/arcp/v1.1/valid/agent-versioning.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(trace, []byte("\n"))
+	var welcome map[string]any
+	if err := json.Unmarshal(lines[1], &welcome); err != nil || welcome["type"] != "session.welcome" {
+		t.Fatalf("line 2 of the fixture is not a session.welcome (%v)", err)
+	}
+	caps := welcome["payload"].(map[string]any)["capabilities"].(map[string]any)
+	caps["agents"] = []any{map[string]any{"name": 42, "versions": []any{"1.0.0"}, "default": "1.0.0"}}
+	line, err := json.Marshal(welcome)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := append(append(append([]byte(nil), lines[0]...), line...), '\n')
+	var got []string
+	for _, f := range findingsOf(t, e, "t.jsonl", data) {
+		if f.Rule == RuleSchema {
+			got = append(got, f.Pointer+": "+f.Message)
+		}
+	}
+	want := []string{`/payload/capabilities/agents/0/name: wrong type: got number, want string (arcp: AgentName)`}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}

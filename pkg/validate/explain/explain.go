@@ -335,13 +335,30 @@ func (x *explainer) union(e *jsonschema.ValidationError, at func([]string) any) 
 			plausible = append(plausible, i)
 		}
 	}
+	// The alternative with the fewest complaints explains the value; of
+	// two with as many, the one whose complaints lie deeper, as the value
+	// fits more of its shape: a list of agent objects with a numeric
+	// name is a list of objects with a wrong name, not a list of names
+	// whose first is an object.
 	best := plausible[0]
 	for _, i := range plausible[1:] {
-		if len(x.issuesOf(&bs[i], at)) < len(x.issuesOf(&bs[best], at)) {
+		ni, nb := x.issuesOf(&bs[i], at), x.issuesOf(&bs[best], at)
+		if len(ni) < len(nb) || len(ni) == len(nb) && shallowest(ni) > shallowest(nb) {
 			best = i
 		}
 	}
 	return x.issuesOf(&bs[best], at)
+}
+
+// shallowest is the depth of the shallowest of issues.
+func shallowest(issues []issue) int {
+	d := -1
+	for _, is := range issues {
+		if d < 0 || len(is.loc) < d {
+			d = len(is.loc)
+		}
+	}
+	return d
 }
 
 // branchFails reads, per failed alternative of a union at loc, the child
