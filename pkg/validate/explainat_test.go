@@ -21,8 +21,9 @@ import (
 // on the protocols' own schemas: every fixture, and the mutations of the
 // first lines of each (as TestVerdictsAgree makes them). For each value
 // the document validator explains, the places ExplainAt lists, when it
-// says the list is whole, must be the places of the findings (less those
-// the check skips), no more and no fewer.
+// says the list is whole, must be defects jsonschema/v6 reports, and are
+// the places of the findings (less those the check skips) for all but a
+// few values, where the two pick different alternatives of a union.
 func TestExplainAtPointsWhereFindingsPoint(t *testing.T) {
 	e, err := New(Options{})
 	if err != nil {
@@ -55,12 +56,12 @@ func TestExplainAtPointsWhereFindingsPoint(t *testing.T) {
 		// Every defect listed is one jsonschema/v6 reports, in one
 		// alternative or another of the unions on its way.
 		v6 := map[string]bool{}
-		var walk func(e *jsonschema.ValidationError)
-		walk = func(e *jsonschema.ValidationError) {
-			if len(e.Causes) == 0 {
-				v6[protocol.Pointer(e.InstanceLocation)] = true
+		var walk func(ve *jsonschema.ValidationError)
+		walk = func(ve *jsonschema.ValidationError) {
+			if len(ve.Causes) == 0 {
+				v6[protocol.Pointer(ve.InstanceLocation)] = true
 			}
-			for _, c := range e.Causes {
+			for _, c := range ve.Causes {
 				walk(c)
 			}
 		}
@@ -68,21 +69,21 @@ func TestExplainAtPointsWhereFindingsPoint(t *testing.T) {
 		if errors.As(f.ck.Schema.Validate(f.doc.Value(f.node)), &verr) {
 			walk(verr)
 		}
-		for _, e := range errs {
-			if !v6[e.Pointer] {
+		for _, de := range errs {
+			if !v6[de.Pointer] {
 				foreign++
 				if len(alien) < 10 {
-					alien = append(alien, fmt.Sprintf("%s: ExplainAt lists %s (%s: %s), which jsonschema/v6 does not report\n  %s", f.ck.Schema.ID, e.Pointer, e.Keyword, e.Msg, raw))
+					alien = append(alien, fmt.Sprintf("%s: ExplainAt lists %s (%s: %s), which jsonschema/v6 does not report\n  %s", f.ck.Schema.ID, de.Pointer, de.Keyword, de.Msg, raw))
 				}
 			}
 		}
 		base := f.ck.Pointer()
 		var got, want []string
-		for _, e := range errs {
-			if f.ck.Skip != nil && f.ck.Skip(protocol.SplitPointer(e.Pointer)) {
+		for _, de := range errs {
+			if f.ck.Skip != nil && f.ck.Skip(protocol.SplitPointer(de.Pointer)) {
 				continue
 			}
-			got = append(got, base+e.Pointer)
+			got = append(got, base+de.Pointer)
 		}
 		for _, fd := range findings {
 			want = append(want, fd.Pointer)
@@ -108,7 +109,17 @@ func TestExplainAtPointsWhereFindingsPoint(t *testing.T) {
 		findingsOf(t, e, p, buf.Bytes())
 	}
 	t.Logf("%d mutated messages: %d failing values compared, %d whose list ExplainAt does not vouch for, %d without a complete codec", mutants, compared, partial, noCodec)
+	// The two choose differently in some unions that no tag decides:
+	// ExplainAt takes the variant an array's first element selects, or
+	// the members a union's tag of the wrong type belongs to; the
+	// findings, the alternative with the fewest and deepest complaints.
 	t.Logf("%d values whose defects ExplainAt and the findings place differently", len(bad))
+	if len(bad)*100 > compared {
+		for _, b := range bad[:min(len(bad), 20)] {
+			t.Log(b)
+		}
+		t.Errorf("ExplainAt and the findings place the defects of %d values of %d differently: more than 1 in 100", len(bad), compared)
+	}
 	for _, b := range alien {
 		t.Error(b)
 	}
