@@ -27,6 +27,24 @@ func (d *Decoder) Collect(c *Checker) {
 	c.col = &collection{src: d.buf, root: d.pos}
 }
 
+// MaxExplained is how many defects a collecting decode and check list
+// (see Codec.ExplainAt): past it the list stops, and is not whole. A
+// defect the decode records costs a read of the input from the value's
+// start, so a hostile value with a defect in each of its many elements
+// would otherwise cost the square of its size, and its list as much
+// memory as the value.
+const MaxExplained = 100
+
+// full reports, of a collecting checker, that it lists MaxExplained
+// errors already, and notes then that its list is not whole.
+func (c *Checker) full() bool {
+	if len(c.errs) < MaxExplained {
+		return false
+	}
+	c.col.partial = true
+	return true
+}
+
 // Collecting reports whether d is a collecting decoder (see Collect).
 func (d *Decoder) Collecting() bool { return d.collect != nil }
 
@@ -228,6 +246,14 @@ func (c *Checker) CheckRawFunc(p string, raw []byte, decode func(d *Decoder) err
 	} else {
 		check(&sub, "")
 	}
+	c.col.partial = c.col.partial || sub.col.partial
+	if len(sub.errs) == 0 {
+		return
+	}
+	// Where raw lies in the input, for the offsets of its decoding
+	// errors: looked for only when it has errors, as it reads the input
+	// from the start (a list of many values checked this way would
+	// otherwise cost the square of its size).
 	off := -1
 	w := Decoder{buf: c.col.src, pos: c.col.root, maxDepth: DefaultMaxDepth}
 	if found, err := w.Seek(p); found && err == nil {
@@ -236,7 +262,6 @@ func (c *Checker) CheckRawFunc(p string, raw []byte, decode func(d *Decoder) err
 			off = start
 		}
 	}
-	c.col.partial = c.col.partial || sub.col.partial
 	for _, e := range sub.errs {
 		e.Pointer = p + e.Pointer
 		if c.col != nil && len(c.col.skipped) > 0 && c.inSkipped(e.Pointer) {
@@ -253,6 +278,9 @@ func (c *Checker) CheckRawFunc(p string, raw []byte, decode func(d *Decoder) err
 			} else {
 				e.Offset += off
 			}
+		}
+		if c.col != nil && c.full() {
+			return
 		}
 		c.errs = append(c.errs, e)
 	}
@@ -309,7 +337,7 @@ func recoverable(err error) (*Error, bool) {
 // one. Otherwise, and for an error it cannot step over (a syntax error,
 // or a value it cannot find the end of), it returns err.
 func (d *Decoder) Recover(err error, start, levels int) error {
-	if d.collect == nil {
+	if d.collect == nil || d.collect.full() {
 		return err
 	}
 	e, ok := recoverable(err)
@@ -403,7 +431,7 @@ func (d *Decoder) NoteValue(err error) (*Checker, string, error) {
 // pointer; it returns err when d does not collect or err is not one it
 // records (see Note).
 func (d *Decoder) noteAt(err error, start int) (string, *Error, error) {
-	if d.collect == nil {
+	if d.collect == nil || d.collect.full() {
 		return "", nil, err
 	}
 	e, ok := recoverable(err)
@@ -453,12 +481,10 @@ func (d *Decoder) way(at int) ([]step, bool, error) {
 	unknown := len(d.buf) + 1
 	w := Decoder{buf: d.buf, pos: d.collect.col.root, maxDepth: d.maxDepth, ends: d.ends}
 	w.ws()
-	root := step{start: w.pos, end: unknown}
-	serr := w.skipValue()
-	if serr == nil {
-		root.end = w.pos
-	}
-	steps := []step{root}
+	// The root holds at (the decode is inside it): it is not read to its
+	// end, which would cost a read of the whole value per defect.
+	var serr error
+	steps := []step{{start: w.pos, end: unknown}}
 	for {
 		cur := &steps[len(steps)-1]
 		if cur.start >= at || at >= cur.end || (d.buf[cur.start] != '{' && d.buf[cur.start] != '[') {
@@ -631,7 +657,7 @@ func (c Codec) ExplainAt(d *Decoder, pointer string) (errs Errors, whole bool) {
 // members' zero values (see Collect).
 func (d *Decoder) Missing(start int, names ...string) error {
 	err := RequiredError(start, names...)
-	if d.collect == nil || d.collect.quiet {
+	if d.collect == nil || d.collect.quiet || d.collect.full() {
 		return err
 	}
 	w := Decoder{buf: d.buf, pos: start}
@@ -654,7 +680,7 @@ func (d *Decoder) Missing(start int, names ...string) error {
 // records err, and the check of the value decoded leaves out the failures
 // of the zero values at the positions missing.
 func (d *Decoder) Short(err error, start, have, want int) error {
-	if d.collect == nil || d.collect.quiet {
+	if d.collect == nil || d.collect.quiet || d.collect.full() {
 		return err
 	}
 	w := Decoder{buf: d.buf, pos: start}

@@ -188,7 +188,7 @@ func (c *Checker) Fail(pointer, format string, args ...any) {
 		c.failed = true
 		return
 	}
-	if c.col != nil && c.inSkipped(pointer) {
+	if c.col != nil && (c.inSkipped(pointer) || c.full()) {
 		return
 	}
 	c.errs = append(c.errs, &Error{Pointer: pointer, Offset: -1, Msg: fmt.Sprintf(format, args...), Code: CodeConstraint})
@@ -202,7 +202,7 @@ func (c *Checker) FailKeyword(pointer, keyword, format string, args ...any) {
 		c.failed = true
 		return
 	}
-	if c.col != nil && c.inSkipped(pointer) {
+	if c.col != nil && (c.inSkipped(pointer) || c.full()) {
 		return
 	}
 	c.errs = append(c.errs, &Error{Pointer: pointer, Offset: -1, Msg: fmt.Sprintf(format, args...), Code: CodeConstraint, Keyword: keyword})
@@ -234,7 +234,7 @@ func (c *Checker) FailWith(pointer string, err error) {
 
 // add records e unless it is about a value a collecting decode skipped.
 func (c *Checker) add(e *Error) {
-	if c.col != nil && c.inSkipped(e.Pointer) {
+	if c.col != nil && (c.inSkipped(e.Pointer) || c.full()) {
 		return
 	}
 	c.errs = append(c.errs, e)
