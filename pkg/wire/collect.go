@@ -585,7 +585,7 @@ var errNoValue = errors.New("the value did not decode")
 // may hide a defect (a syntax error, a member that appears twice, a value
 // whose other keywords could not be checked once one failed, such as a
 // number with a fraction where an if/then/else branch wants an integer
-// with bounds). With whole
+// with bounds, more than MaxExplained defects). With whole
 // false, errs are still defects, but there may be more. A value the
 // codec finds nothing wrong with gives no errors, and whole as above; a
 // pointer that names no value gives none and false.
