@@ -97,16 +97,10 @@ func TestExplainAtPointsWhereFindingsPoint(t *testing.T) {
 	}
 	mutants := 0
 	for _, p := range traceFiles(t, fixturesDir) {
-		var buf bytes.Buffer
-		for _, l := range firstLines(t, p, 10) {
-			for _, m := range mutations(l) {
-				buf.Write(m)
-				buf.WriteByte('\n')
-				mutants++
-			}
-		}
+		buf, n := varied(t, p, 10, mutations)
+		mutants += n
 		checkFile(t, e, p)
-		findingsOf(t, e, p, buf.Bytes())
+		findingsOf(t, e, p, buf)
 	}
 	t.Logf("%d mutated messages: %d failing values compared, %d whose list ExplainAt does not vouch for, %d without a complete codec", mutants, compared, partial, noCodec)
 	// The two choose differently in some unions that no tag decides:

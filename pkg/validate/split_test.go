@@ -55,22 +55,16 @@ func TestVerdictsAgree(t *testing.T) {
 	files, mutants, findings := 0, 0, 0
 	for _, p := range traceFiles(t, fixturesDir) {
 		files++
-		var buf bytes.Buffer
-		for _, l := range firstLines(t, p, 10) {
-			for _, m := range mutations(l) {
-				buf.Write(m)
-				buf.WriteByte('\n')
-				mutants++
-			}
-		}
+		buf, n := varied(t, p, 10, mutations)
+		mutants += n
 		got := map[string][]Finding{}
 		mutated := map[string][]Finding{}
 		for name, e := range engines {
 			got[name] = checkFile(t, e, p)
-			if buf.Len() == 0 {
+			if len(buf) == 0 {
 				continue
 			}
-			if _, err := e.Check(context.Background(), p, bytes.NewReader(buf.Bytes()), FileOptions{}, func(f Finding) { mutated[name] = append(mutated[name], f) }); err != nil {
+			if _, err := e.Check(context.Background(), p, bytes.NewReader(buf), FileOptions{}, func(f Finding) { mutated[name] = append(mutated[name], f) }); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -94,6 +88,22 @@ func TestVerdictsAgree(t *testing.T) {
 	if judged < 1000 || declined*100 > judged {
 		t.Errorf("the document validator judged %d failing values and left %d to jsonschema/v6: it does not carry the error path", judged, declined)
 	}
+}
+
+// varied returns the variants vary makes of each of the first n lines of
+// a trace, one per line, and how many there are.
+func varied(t *testing.T, path string, n int, vary func([]byte) [][]byte) ([]byte, int) {
+	t.Helper()
+	var buf bytes.Buffer
+	count := 0
+	for _, l := range firstLines(t, path, n) {
+		for _, m := range vary(l) {
+			buf.Write(m)
+			buf.WriteByte('\n')
+			count++
+		}
+	}
+	return buf.Bytes(), count
 }
 
 // firstLines returns up to n lines of a trace, read as the engine reads it.
@@ -193,19 +203,13 @@ func TestKnownMembersHideNoNearMiss(t *testing.T) {
 	}
 	misses := 0
 	for _, p := range traceFiles(t, fixturesDir) {
-		var buf bytes.Buffer
-		for _, l := range firstLines(t, p, 10) {
-			for _, m := range renames(l) {
-				buf.Write(m)
-				buf.WriteByte('\n')
-			}
-		}
-		if buf.Len() == 0 {
+		buf, _ := varied(t, p, 10, renames)
+		if len(buf) == 0 {
 			continue
 		}
 		run := func(e *Engine) []Finding {
 			var out []Finding
-			if _, err := e.Check(context.Background(), p, bytes.NewReader(buf.Bytes()), FileOptions{}, func(f Finding) {
+			if _, err := e.Check(context.Background(), p, bytes.NewReader(buf), FileOptions{}, func(f Finding) {
 				if f.Rule == RuleNearMiss || f.Rule == RuleCustomMember {
 					out = append(out, f)
 				}

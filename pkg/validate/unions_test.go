@@ -20,15 +20,21 @@ func TestTaggedUnionExplainedByItsTag(t *testing.T) {
 	e := testEngine(t)
 	head := string(synth.Lines(synth.ACP, 4))
 	line := `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_bench","update":{"sessionUpdate":"tool_call","toolCallId":"call_02","title":"Open the app","kind":"browse","status":"running"}}}` + "\n"
+	schemaFindingsAre(t, e, []byte(head+line),
+		`/params/update/kind: "browse" is not one of read, edit, delete, move, search, execute, think, fetch, switch_mode, other (acp: ToolKind)`,
+		`/params/update/status: "running" is not one of pending, in_progress, completed, failed (acp: ToolCallStatus)`,
+	)
+}
+
+// schemaFindingsAre checks that the schema findings of data, as pointer
+// and message, are want.
+func schemaFindingsAre(t *testing.T, e *Engine, data []byte, want ...string) {
+	t.Helper()
 	var got []string
-	for _, f := range findingsOf(t, e, "t.jsonl", []byte(head+line)) {
+	for _, f := range findingsOf(t, e, "t.jsonl", data) {
 		if f.Rule == RuleSchema {
 			got = append(got, f.Pointer+": "+f.Message)
 		}
-	}
-	want := []string{
-		`/params/update/kind: "browse" is not one of read, edit, delete, move, search, execute, think, fetch, switch_mode, other (acp: ToolKind)`,
-		`/params/update/status: "running" is not one of pending, in_progress, completed, failed (acp: ToolCallStatus)`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -54,19 +60,10 @@ func TestCatchAllLosesOnTheTag(t *testing.T) {
 		data = append(data, l...)
 	}
 	data = append(data, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess-001","update":{"sessionUpdate":"agent_message","messageId":"msg-002","content":[{"type":"resource","resource":{}}]}}}`+"\n"...)
-	var got []string
-	for _, f := range findingsOf(t, e, "t.jsonl", data) {
-		if f.Rule == RuleSchema {
-			got = append(got, f.Pointer+": "+f.Message)
-		}
-	}
-	want := []string{
+	schemaFindingsAre(t, e, data,
 		`/params/update/content/0/resource: missing required field "text" (acp: TextResourceContents)`,
 		`/params/update/content/0/resource: missing required field "uri" (acp: TextResourceContents)`,
-	}
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	)
 }
 
 // TestDeeperComplaintsExplain: of two alternatives with as many
@@ -92,14 +89,5 @@ func TestDeeperComplaintsExplain(t *testing.T) {
 		t.Fatal(err)
 	}
 	data := append(append(append([]byte(nil), lines[0]...), line...), '\n')
-	var got []string
-	for _, f := range findingsOf(t, e, "t.jsonl", data) {
-		if f.Rule == RuleSchema {
-			got = append(got, f.Pointer+": "+f.Message)
-		}
-	}
-	want := []string{`/payload/capabilities/agents/0/name: wrong type: got number, want string (arcp: AgentName)`}
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	schemaFindingsAre(t, e, data, `/payload/capabilities/agents/0/name: wrong type: got number, want string (arcp: AgentName)`)
 }
