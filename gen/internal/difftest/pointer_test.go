@@ -151,22 +151,31 @@ func (n *v6node) coveredBy(ptrs []string) bool {
 		}
 		return false
 	}
+	atNode := func(n *v6node) bool { return at(n.ptr) }
+	return n.accounted(atNode, atNode)
+}
+
+// accounted reports whether the failure n is accounted for, given what
+// accounts for a leaf and for a failed choice itself: a leaf as leaf
+// says; a failed choice as choice says, or by one of its alternatives
+// accounted for in full; a gathering node by all of its kids.
+func (n *v6node) accounted(leaf, choice func(*v6node) bool) bool {
 	switch {
 	case n.leaf:
-		return at(n.ptr)
+		return leaf(n)
 	case n.choice:
-		if at(n.ptr) {
+		if choice(n) {
 			return true
 		}
 		for _, k := range n.kids {
-			if k.coveredBy(ptrs) {
+			if k.accounted(leaf, choice) {
 				return true
 			}
 		}
 		return false
 	}
 	for _, k := range n.kids {
-		if !k.coveredBy(ptrs) {
+		if !k.accounted(leaf, choice) {
 			return false
 		}
 	}
@@ -440,10 +449,8 @@ func (n *v6node) foundIn(errs wire.Errors) bool {
 		}
 		return false
 	}
-	switch {
-	case n.leaf:
-		return has(n.blame)
-	case n.choice:
+	leaf := func(n *v6node) bool { return has(n.blame) }
+	choice := func(n *v6node) bool {
 		if has(n.blame) || n.ofValues() && has(blame{n.ptr, "enum"}) {
 			return true
 		}
@@ -452,19 +459,9 @@ func (n *v6node) foundIn(errs wire.Errors) bool {
 				return true
 			}
 		}
-		for _, k := range n.kids {
-			if k.foundIn(errs) {
-				return true
-			}
-		}
 		return false
 	}
-	for _, k := range n.kids {
-		if !k.foundIn(errs) {
-			return false
-		}
-	}
-	return true
+	return n.accounted(leaf, choice)
 }
 
 // allRejectAt reports whether e is a defect that every alternative of the
