@@ -113,18 +113,15 @@ func (n *v6node) ofValues() bool {
 		if m.leaf {
 			return m.ptr == n.ptr && (m.keyword == "const" || m.keyword == "enum")
 		}
-		if m.choice || len(m.kids) == 0 {
-			return false
-		}
-		for _, k := range m.kids {
-			if !leaves(k) {
-				return false
-			}
-		}
-		return true
+		return !m.choice && m.every(leaves)
 	}
+	return n.every(leaves)
+}
+
+// every reports whether n has kids and f holds for each.
+func (n *v6node) every(f func(*v6node) bool) bool {
 	for _, k := range n.kids {
-		if !leaves(k) {
+		if !f(k) {
 			return false
 		}
 	}
@@ -493,12 +490,7 @@ func (n *v6node) allRejectAt(e *wire.Error) bool {
 		case m.leaf:
 			return match(m)
 		case m.choice:
-			for _, k := range m.kids {
-				if !rejects(k) {
-					return false
-				}
-			}
-			return len(m.kids) > 0
+			return m.every(rejects)
 		}
 		for _, k := range m.kids {
 			if rejects(k) {
@@ -507,12 +499,7 @@ func (n *v6node) allRejectAt(e *wire.Error) bool {
 		}
 		return false
 	}
-	for _, k := range n.kids {
-		if !rejects(k) {
-			return false
-		}
-	}
-	return len(n.kids) > 0
+	return n.every(rejects)
 }
 
 // leafPointers is how many distinct pointers v6's leaves name outside any
