@@ -10,11 +10,11 @@ import "errors"
 // error in a member or element records it in c (its pointer relative to
 // that value), steps over the rest of the member or element, and goes on
 // with the next one. A member a closed object does not allow, a member the
-// schema forbids, a duplicate member, a member of the wrong type, and a
-// required member missing are recorded this way; a union whose tag is
-// missing or names no variant is recorded where it stands, as one error.
-// Errors of the input's syntax and encoding, and a member that appears
-// twice, still stop the decode, and are returned as usual.
+// schema forbids, a member of the wrong type, and a required member
+// missing are recorded this way; a union whose tag is missing or names no
+// variant is recorded where it stands, as one error. Errors of the input's
+// syntax and encoding, a member that appears twice, and the defect after
+// the first MaxExplained still stop the decode, and are returned as usual.
 //
 // The values stepped over are left zero or partly decoded, so c then
 // drops the failures a check of them would report (see Codec.Explain,
@@ -657,18 +657,13 @@ func (c Codec) ExplainAt(d *Decoder, pointer string) (errs Errors, whole bool) {
 // members' zero values (see Collect).
 func (d *Decoder) Missing(start int, names ...string) error {
 	err := RequiredError(start, names...)
-	if d.collect == nil || d.collect.quiet || d.collect.full() {
+	if d.collect == nil || d.collect.quiet {
 		return err
 	}
-	w := Decoder{buf: d.buf, pos: start}
-	w.ws()
-	steps, ok, _ := d.way(w.pos)
-	if !ok || steps[len(steps)-1].start != w.pos {
-		d.collect.col.partial = true
+	base, _, err := d.noteAt(err, start)
+	if err != nil {
 		return err
 	}
-	base := tokens(steps[1:])
-	d.collect.decodeError(base, err.(*Error))
 	for _, n := range names {
 		d.collect.col.skipped = append(d.collect.col.skipped, base+"/"+EscapePointer(n))
 	}
@@ -680,16 +675,13 @@ func (d *Decoder) Missing(start int, names ...string) error {
 // records err, and the check of the value decoded leaves out the failures
 // of the zero values at the positions missing.
 func (d *Decoder) Short(err error, start, have, want int) error {
-	if d.collect == nil || d.collect.quiet || d.collect.full() {
+	if d.collect == nil || d.collect.quiet {
 		return err
 	}
-	w := Decoder{buf: d.buf, pos: start}
-	w.ws()
-	steps, ok, _ := d.way(w.pos)
-	if err = d.Note(err, start); err != nil || !ok {
+	base, _, err := d.noteAt(err, start)
+	if err != nil {
 		return err
 	}
-	base := tokens(steps[1:])
 	for i := have; i < want; i++ {
 		d.collect.col.skipped = append(d.collect.col.skipped, base+"/"+itoa(i))
 	}
