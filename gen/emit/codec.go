@@ -89,15 +89,23 @@ func retErr(wrap wrapFn) jen.Code {
 func (g *gen) constFailed(f *model.Field, wrap wrapFn) []jen.Code {
 	err := wire("ConstError").Call(jen.Id("d").Dot("Offset").Call(), jen.Lit(f.Const))
 	checks := g.checkBuiltin("string", f.ConstCheck, jen.Id("v"))
-	if len(checks) == 0 || wrap.rec == nil {
+	if (len(checks) == 0 && !f.ConstCheckPartial) || wrap.rec == nil {
 		return wrap.fail(err)
 	}
 	ret := jen.Return(jen.Err())
 	if wrap.found {
 		ret = jen.Return(jen.True(), jen.Err())
 	}
+	p := jen.Id("p")
+	if len(checks) == 0 {
+		p = jen.Id("_")
+	}
+	if f.ConstCheckPartial {
+		// What ConstCheck could not hold goes unchecked.
+		checks = append(checks, jen.Id("c").Dot("Partial").Call())
+	}
 	return append([]jen.Code{
-		jen.List(jen.Id("c"), jen.Id("p"), jen.Err()).Op(":=").Id("d").Dot("NoteMember").Call(wrap.at(err), jen.Id("start")),
+		jen.List(jen.Id("c"), p, jen.Err()).Op(":=").Id("d").Dot("NoteMember").Call(wrap.at(err), jen.Id("start")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(ret),
 	}, checks...)
 }

@@ -382,7 +382,8 @@ func (s *shapes) field(f *Field) {
 		return
 	}
 	s.w("f", f.Name, f.JSON, f.Doc, f.Const, strconv.FormatBool(f.Required), strconv.FormatBool(f.Nullable),
-		strconv.FormatBool(f.Forbidden), strconv.FormatBool(f.Indirect), strconv.FormatBool(f.Inherited), strconv.FormatBool(f.NameFits))
+		strconv.FormatBool(f.Forbidden), strconv.FormatBool(f.Indirect), strconv.FormatBool(f.Inherited), strconv.FormatBool(f.NameFits),
+		strconv.FormatBool(f.ConstCheckPartial))
 	s.constraints(f.ConstCheck)
 	s.ref(f.Type)
 }

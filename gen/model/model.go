@@ -335,6 +335,10 @@ type Field struct {
 	// too, and a decoder explaining a value (wire.Decoder.Collect)
 	// reports those beside the const.
 	ConstCheck Constraints
+	// ConstCheckPartial is set when the schemas hold more than
+	// ConstCheck can (a second pattern or format): a decoder explaining
+	// a value then says its list may not be whole.
+	ConstCheckPartial bool
 	// Forbidden members (schema false) are not stored; decoding rejects
 	// them.
 	Forbidden bool

@@ -421,10 +421,10 @@ func (b *builder) shadow(s, old *load.Schema) {
 
 // constCheck is the ConstCheck of a member whose schema s (n, normalized)
 // fixes a string: the constraints on a string of s and of the schemas
-// it replaces (see shadow), the strictest bounds of them; a second
-// pattern or format, which one Constraints cannot hold, is left out.
-func (b *builder) constCheck(n, s *load.Schema) Constraints {
-	var out Constraints
+// it replaces (see shadow), the strictest bounds of them. A second
+// pattern or format, which one Constraints cannot hold, is left out, and
+// partial is then true.
+func (b *builder) constCheck(n, s *load.Schema) (out Constraints, partial bool) {
 	for _, x := range append([]*load.Schema{n}, b.shadowed[s]...) {
 		if x.Ref != "" {
 			if t, err := target(x); err == nil {
@@ -438,15 +438,23 @@ func (b *builder) constCheck(n, s *load.Schema) Constraints {
 		if c.MaxLength != nil && (out.MaxLength == nil || *c.MaxLength < *out.MaxLength) {
 			out.MaxLength = c.MaxLength
 		}
-		if out.Pattern == "" && PatternOK(c.Pattern) {
+		switch {
+		case c.Pattern == "" || c.Pattern == out.Pattern:
+		case out.Pattern == "" && PatternOK(c.Pattern):
 			out.Pattern = c.Pattern
+		default:
+			partial = true
 		}
-		if out.Format == "" {
+		switch {
+		case c.Format == "" || c.Format == out.Format:
+		case out.Format == "":
 			out.Format = c.Format
+		default:
+			partial = true
 		}
 		out.NotEnum = append(out.NotEnum, c.NotEnum...)
 	}
-	return out
+	return out, partial
 }
 
 func (b *builder) field(t *Type, p load.Property, required bool, names *namer) (*Field, error) {
@@ -479,7 +487,7 @@ func (b *builder) field(t *Type, p load.Property, required bool, names *namer) (
 		f.Const = string(raw)
 		f.Type = &Ref{Kind: Raw}
 		if _, ok := v.(string); ok {
-			f.ConstCheck = b.constCheck(n.s, s)
+			f.ConstCheck, f.ConstCheckPartial = b.constCheck(n.s, s)
 		}
 		return f, nil
 	}

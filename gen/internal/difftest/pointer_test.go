@@ -680,13 +680,15 @@ func nestedTwoAndThree(v any) []any {
 // them, so that "every defect" is tested.
 //
 // ExplainAt says a list may not be whole only where something may hide a
-// defect. In this corpus that is 3 values of 46,838: a number with a
-// fraction where an if/then/else's branch, or an allOf member, wants an
-// integer or a string too (the branch's own keywords on it, such as a
-// maximum that v6 reports beside the type, are not checked). The test
-// allows at most 50, so that a list left short is said, and rarely.
+// defect. In this corpus that is 42 values of 47,982: 3 with a number
+// with a fraction where an if/then/else's branch, or an allOf member,
+// wants an integer or a string too (the branch's own keywords on it, such
+// as a maximum that v6 reports beside the type, are not checked), and 39
+// of webhook.json's Stamp, whose fixed kind has a second pattern, which
+// the generated code does not check beside the const. The test allows at
+// most 60, so that a list left short is said, and rarely.
 func TestExplainListsWhatV6Reports(t *testing.T) {
-	const maxNotWhole = 50
+	const maxNotWhole = 60
 	var values, invalid, bad, notWhole int
 	byDefects := map[int]int{}
 	for _, cs := range corpus(t) {

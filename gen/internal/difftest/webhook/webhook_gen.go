@@ -129,6 +129,17 @@ type baseSource struct {
 	Unknown wire.Members `json:"-"`
 }
 
+// Stamp is a stamp whose fixed kind two schemas give a pattern each: its own,
+// and an allOf member's.
+//
+// The member "kind" is always "ab-12"; it is written on encoding and checked
+// on decoding.
+type Stamp struct {
+	N *int64 `json:"n,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
 // Headers holds the delivery headers: names that start with x- are strings,
 // others are not allowed.
 type Headers struct {
@@ -1964,6 +1975,131 @@ func (x baseSource) MarshalJSON() ([]byte, error) {
 }
 
 // DecodeWire decodes the value from d.
+func (x *Stamp) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Stamp{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "kind":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "kind")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if v != "ab-12" {
+				c, p, err := d.NoteMember(wire.At(wire.ConstError(d.Offset(), "\"ab-12\""), "kind"), start)
+				if err != nil {
+					return err
+				}
+				if !pattern0().MatchString(string(v)) {
+					c.FailKeyword(p, "pattern", "%q does not match the pattern ^ab", string(v))
+				}
+				c.Partial()
+			}
+		case "n":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "n")
+			}
+			seen[1] = true
+			{
+				v := new(int64)
+				{
+					v1, err := d.Int64()
+					if err != nil {
+						if err := d.Recover(wire.At(err, "n"), start, 0); err != nil {
+							return err
+						}
+						x.N = v
+						continue
+					}
+					(*v) = v1
+				}
+				x.N = v
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "kind")
+	}
+	if len(missing) > 0 {
+		return d.Missing(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Stamp) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Stamp) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"kind\":")
+	e.RawValue("\"ab-12\"")
+	if x.N != nil {
+		e.RawKey("\"n\":")
+		e.Int64(int64((*x.N)))
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Stamp) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Stamp) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Stamp) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Stamp) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
 func (x *Headers) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
@@ -1987,7 +2123,7 @@ func (x *Headers) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			if pattern0().MatchString(string(key)) {
+			if pattern1().MatchString(string(key)) {
 				raw, err := wire.DecodeRaw(d)
 				if err != nil {
 					return wire.At(err, string(key))
@@ -2024,7 +2160,7 @@ func (x *Headers) EncodeWireFields(e *wire.Encoder) {
 func (x *Headers) CheckWire(c *wire.Checker, p string) {
 	for _, m := range x.Unknown {
 		p := c.Join(p, m.Key)
-		if pattern0().MatchString(m.Key) {
+		if pattern1().MatchString(m.Key) {
 			if err := func() error {
 				d := wire.NewDecoder(m.Value)
 				var v string
@@ -2103,7 +2239,7 @@ func (x *Channel) CheckWire(c *wire.Checker, p string) {
 		if utf8.RuneCountInString(string(string(*x))) > 8 {
 			c.FailKeyword(p, "maxLength", "is longer than 8 characters")
 		}
-		if !pattern1().MatchString(string(string(*x))) {
+		if !pattern2().MatchString(string(string(*x))) {
 			c.FailKeyword(p, "pattern", "%q does not match the pattern ^[a-z]+$", string(string(*x)))
 		}
 	}
@@ -2842,6 +2978,34 @@ func Lookup(id string) (wire.Codec, bool) {
 				return c.Err()
 			},
 		}, true
+	case "https://example.test/diff/webhook.json#/$defs/Stamp":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*Stamp).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(Stamp)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*Stamp).EncodeWire(e)
+			},
+			Name: "Stamp",
+			ValidateValue: func(v any) error {
+				return v.(*Stamp).Validate()
+			},
+			Verify: func(d *wire.Decoder) bool {
+				var v Stamp
+				if v.DecodeWire(d) != nil {
+					return false
+				}
+				var c wire.Checker
+				c.Quiet()
+				v.CheckWire(&c, "")
+				return !c.Failed()
+			},
+		}, true
 	case "https://example.test/diff/webhook.json#/$defs/User":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
@@ -2899,9 +3063,12 @@ func Lookup(id string) (wire.Codec, bool) {
 // The schemas' patterns, each compiled when first used, so that importing the package costs no compilation.
 var (
 	pattern0 = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile("^x-")
+		return regexp.MustCompile("^ab")
 	})
 	pattern1 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^x-")
+	})
+	pattern2 = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile("^[a-z]+$")
 	})
 )
