@@ -189,7 +189,7 @@ func (c *Checker) Fail(pointer, format string, args ...any) {
 		return
 	}
 	if c.col != nil && (c.inSkipped(pointer) || c.full()) {
-		return
+		return // before the message is formatted
 	}
 	c.errs = append(c.errs, &Error{Pointer: pointer, Offset: -1, Msg: fmt.Sprintf(format, args...), Code: CodeConstraint})
 }
@@ -203,7 +203,7 @@ func (c *Checker) FailKeyword(pointer, keyword, format string, args ...any) {
 		return
 	}
 	if c.col != nil && (c.inSkipped(pointer) || c.full()) {
-		return
+		return // before the message is formatted
 	}
 	c.errs = append(c.errs, &Error{Pointer: pointer, Offset: -1, Msg: fmt.Sprintf(format, args...), Code: CodeConstraint, Keyword: keyword})
 }

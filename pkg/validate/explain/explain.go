@@ -362,15 +362,15 @@ func shallowest(issues []issue) int {
 }
 
 // branchFails reads, per failed alternative of a union at loc, the child
-// properties where a const or enum failed, and whether the value itself
-// has the wrong type or value.
+// properties where a const, an enum or a not failed, and whether the
+// value itself has the wrong type or value.
 func branchFails(bs []branch, loc []string) ([]map[string]*jsonschema.ValidationError, []bool) {
 	tagFails := make([]map[string]*jsonschema.ValidationError, len(bs))
 	selfFail := make([]bool, len(bs))
 	for i, b := range bs {
 		for _, l := range b.leaves {
-			switch l.ErrorKind.(type) {
-			case *kind.Not:
+			switch k := l.ErrorKind.(type) {
+			case *kind.Const, *kind.Enum, *kind.Not:
 				// A catch-all alternative rejects the tags the others
 				// list with a not: it loses on the tag as they do.
 				if len(l.InstanceLocation) == len(loc)+1 && protocol.HasPrefix(l.InstanceLocation, loc) {
@@ -378,14 +378,7 @@ func branchFails(bs []branch, loc []string) ([]map[string]*jsonschema.Validation
 						tagFails[i] = map[string]*jsonschema.ValidationError{}
 					}
 					tagFails[i][l.InstanceLocation[len(loc)]] = l
-				}
-			case *kind.Const, *kind.Enum:
-				if len(l.InstanceLocation) == len(loc)+1 && protocol.HasPrefix(l.InstanceLocation, loc) {
-					if tagFails[i] == nil {
-						tagFails[i] = map[string]*jsonschema.ValidationError{}
-					}
-					tagFails[i][l.InstanceLocation[len(loc)]] = l
-				} else if len(l.InstanceLocation) == len(loc) {
+				} else if _, not := k.(*kind.Not); !not && len(l.InstanceLocation) == len(loc) {
 					selfFail[i] = true
 				}
 			case *kind.Type:
@@ -400,8 +393,8 @@ func branchFails(bs []branch, loc []string) ([]map[string]*jsonschema.Validation
 
 // plausibleOf lists the alternatives still in the running: those that
 // lost neither on a discriminating property nor on the value's own type.
-// A property whose value every alternative but one rejects with a const
-// or an enum is the union's tag, and that one alternative is the only one
+// A property whose value every alternative but one rejects with a const,
+// an enum or a not is the union's tag, and that one alternative is the only one
 // in the running (if the value's type suits it), whatever else of the
 // value it rejects: a tool call whose kind is not a kind is a tool call
 // with a wrong kind, not a value of another tag.
