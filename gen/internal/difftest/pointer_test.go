@@ -283,7 +283,7 @@ func pointerAgreement(cs corpusCase, raw []byte) (problem, path string) {
 // pointerAgreement for what counts).
 func TestChecksPointWhereV6Points(t *testing.T) {
 	counts := map[string]int{}
-	bad := 0
+	var bad disagreements
 	for _, cs := range corpus(t) {
 		if !cs.codec.Complete {
 			counts["incomplete subjects"]++
@@ -292,17 +292,10 @@ func TestChecksPointWhereV6Points(t *testing.T) {
 		for _, raw := range distinctValues(t, cs.examples) {
 			problem, path := pointerAgreement(cs, raw)
 			counts[path]++
-			if problem != "" {
-				bad++
-				if bad <= 40 {
-					t.Errorf("%s: %s: %s", cs.id, raw, problem)
-				}
-			}
+			bad.add(t, cs.id, raw, problem)
 		}
 	}
-	if bad > 40 {
-		t.Errorf("… %d disagreements in all", bad)
-	}
+	bad.end(t)
 	t.Logf("values by path: %v", counts)
 	if counts["decode"] == 0 || counts["check"] == 0 {
 		t.Errorf("no failing decode or no failing Check among the values (%v): the test proves nothing", counts)
@@ -642,6 +635,29 @@ func twoAndThree(v any) []any {
 	return out
 }
 
+// disagreements counts a proof's disagreements, and reports the first 40
+// of them and then how many there are in all.
+type disagreements struct{ n int }
+
+// add reports problem, of the value raw of subject id, if there is one.
+func (d *disagreements) add(t *testing.T, id string, raw []byte, problem string) {
+	t.Helper()
+	if problem == "" {
+		return
+	}
+	if d.n++; d.n <= 40 {
+		t.Errorf("%s: %s: %s", id, raw, problem)
+	}
+}
+
+// end reports how many disagreements there are, when not all were.
+func (d *disagreements) end(t *testing.T) {
+	t.Helper()
+	if d.n > 40 {
+		t.Errorf("… %d disagreements in all", d.n)
+	}
+}
+
 // nestedTwoAndThree is twoAndThree of v and of every object inside it,
 // each put back in its place in a copy of v: a union's tag changed with a
 // member every variant has is two defects of a value nested in another.
@@ -689,7 +705,8 @@ func nestedTwoAndThree(v any) []any {
 // most 60, so that a list left short is said, and rarely.
 func TestExplainListsWhatV6Reports(t *testing.T) {
 	const maxNotWhole = 60
-	var values, invalid, bad, notWhole int
+	var values, invalid, notWhole int
+	var bad disagreements
 	byDefects := map[int]int{}
 	for _, cs := range corpus(t) {
 		if !cs.codec.Complete {
@@ -723,18 +740,11 @@ func TestExplainListsWhatV6Reports(t *testing.T) {
 				notWhole++
 				t.Logf("%s: %s: ExplainAt says its list may not be whole", cs.id, raw)
 			}
-			if problem != "" {
-				bad++
-				if bad <= 40 {
-					t.Errorf("%s: %s: %s", cs.id, raw, problem)
-				}
-			}
+			bad.add(t, cs.id, raw, problem)
 		}
 	}
-	if bad > 40 {
-		t.Errorf("… %d disagreements in all", bad)
-	}
-	t.Logf("%d values, %d invalid; by separate defects (3 = three or more): %v; disagreements %d; lists that may not be whole: %d", values, invalid, byDefects, bad, notWhole)
+	bad.end(t)
+	t.Logf("%d values, %d invalid; by separate defects (3 = three or more): %v; disagreements %d; lists that may not be whole: %d", values, invalid, byDefects, bad.n, notWhole)
 	if byDefects[2] == 0 || byDefects[3] == 0 {
 		t.Errorf("no value with two or with three separate defects (%v): the test proves nothing", byDefects)
 	}
