@@ -419,17 +419,27 @@ func (b *builder) shadow(s, old *load.Schema) {
 	}
 }
 
-// constCheck is the ConstCheck of a member whose schema s (n, normalized)
-// fixes a string: the constraints on a string of s and of the schemas
-// it replaces (see shadow), the strictest bounds of them. A second
-// pattern or format, which one Constraints cannot hold, is left out, and
-// partial is then true.
-func (b *builder) constCheck(n, s *load.Schema) (out Constraints, partial bool) {
-	for _, x := range append([]*load.Schema{n}, b.shadowed[s]...) {
+// constCheck is the ConstCheck of a member whose schema s fixes a
+// string: the constraints on a string of the schemas s replaces (see
+// shadow), the strictest bounds of them. A validator stops at a failed
+// const, so s's own keywords (and what it refers to) go unreported beside
+// it, while the schemas it replaces apply to the member still. One of
+// them with a const fails as s's does and stops there too; one with an
+// enum, or a second pattern or format, which one Constraints cannot
+// hold, is left out, and partial is then true.
+func (b *builder) constCheck(s *load.Schema) (out Constraints, partial bool) {
+	for _, x := range b.shadowed[s] {
 		if x.Ref != "" {
 			if t, err := target(x); err == nil {
 				x = t
 			}
+		}
+		if x.HasConst {
+			continue
+		}
+		if len(x.Enum) > 0 {
+			partial = true
+			continue
 		}
 		c := constraints(x)
 		if c.MinLength != nil && (out.MinLength == nil || *c.MinLength > *out.MinLength) {
@@ -487,7 +497,7 @@ func (b *builder) field(t *Type, p load.Property, required bool, names *namer) (
 		f.Const = string(raw)
 		f.Type = &Ref{Kind: Raw}
 		if _, ok := v.(string); ok {
-			f.ConstCheck, f.ConstCheckPartial = b.constCheck(n.s, s)
+			f.ConstCheck, f.ConstCheckPartial = b.constCheck(s)
 		}
 		return f, nil
 	}
