@@ -251,14 +251,23 @@ func hasOwnMembers(s *load.Schema) bool {
 // wrong in those members is reported beside the tag. It is unexported, as
 // a catch-all's type is.
 func (b *builder) baseType(t *Type, s *load.Schema) error {
+	doc := "is what every variant of " + t.Name + " has, a type of its own so that the check of " + t.Union.Unknown + " can judge those members of a value whose tag no variant lists."
+	return b.unionOther(t, "base", s.Loc, doc, func(ot *Type) error {
+		own := *s
+		own.OneOf, own.AnyOf = nil, nil
+		return b.fillStructSkip(ot, &own, nil, "")
+	})
+}
+
+// unionOther makes the union t's Other: an unexported type named prefix
+// and t's name, at loc, with doc after its name, that fill fills; Other
+// and the unexported types made for it are the union's OtherTypes.
+func (b *builder) unionOther(t *Type, prefix string, loc load.Loc, doc string, fill func(ot *Type) error) error {
 	start := len(b.pkg.Types)
-	ot := &Type{Name: b.names.take("base" + t.Name), Loc: s.Loc,
-		Doc: "is what every variant of " + t.Name + " has, a type of its own so that the check of " + t.Union.Unknown + " can judge those members of a value whose tag no variant lists."}
-	ot.Doc = ot.Name + " " + ot.Doc
+	ot := &Type{Name: b.names.take(prefix + t.Name), Loc: loc}
+	ot.Doc = ot.Name + " " + doc
 	b.pkg.Types = append(b.pkg.Types, ot)
-	own := *s
-	own.OneOf, own.AnyOf = nil, nil
-	if err := b.fillStructSkip(ot, &own, nil, ""); err != nil {
+	if err := fill(ot); err != nil {
 		return err
 	}
 	u := t.Union
@@ -281,23 +290,14 @@ func isObjectOnly(s *load.Schema) bool {
 // catch-all, the tag among them as the catch-all defines it. It is
 // unexported: only the Unknown variant's check uses it.
 func (b *builder) otherType(t *Type, s *load.Schema, vi *variantInfo) error {
-	start := len(b.pkg.Types)
-	ot := &Type{Name: b.names.take("other" + t.Name), Loc: vi.s.Loc,
-		Doc: "is the catch-all alternative of " + t.Name + ", a type of its own so that the check of " + t.Union.Unknown + " can decode its raw JSON as it and check it."}
-	ot.Doc = ot.Name + " " + ot.Doc
-	b.pkg.Types = append(b.pkg.Types, ot)
-	if err := b.fillStructSkip(ot, vi.s, s, ""); err != nil {
-		return err
-	}
-	ot.Unchecked = append(ot.Unchecked, unchecked(vi.s)...)
-	u := t.Union
-	u.Other = ot
-	for _, x := range b.pkg.Types[start:] {
-		if !token.IsExported(x.Name) {
-			u.OtherTypes = append(u.OtherTypes, x)
+	doc := "is the catch-all alternative of " + t.Name + ", a type of its own so that the check of " + t.Union.Unknown + " can decode its raw JSON as it and check it."
+	return b.unionOther(t, "other", vi.s.Loc, doc, func(ot *Type) error {
+		if err := b.fillStructSkip(ot, vi.s, s, ""); err != nil {
+			return err
 		}
-	}
-	return nil
+		ot.Unchecked = append(ot.Unchecked, unchecked(vi.s)...)
+		return nil
+	})
 }
 
 // catchAllAsks lists what the schema s of an open tagged union u asks of a
