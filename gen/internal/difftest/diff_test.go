@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -158,11 +160,7 @@ func mutations(v any) []any {
 	out := append([]any(nil), probes...)
 	switch x := v.(type) {
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(x))
 		with := func(k string, val any, del bool) map[string]any {
 			c := make(map[string]any, len(x)+1)
 			for kk, vv := range x {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -340,11 +342,7 @@ func fuzzMutate(v any, r *bytesReader) any {
 	op := r.next() % 8
 	switch x := v.(type) {
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(x))
 		c := make(map[string]any, len(x)+1)
 		for k, val := range x {
 			c[k] = val
@@ -595,11 +593,7 @@ func twoAndThree(v any) []any {
 	if !ok {
 		return nil
 	}
-	keys := make([]string, 0, len(x))
-	for k := range x {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(x))
 	with := func(vals map[string]any) map[string]any {
 		c := make(map[string]any, len(x))
 		for k, val := range x {
