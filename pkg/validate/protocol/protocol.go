@@ -416,9 +416,11 @@ func NewExercise(docs []RuleDoc) *Exercise {
 
 // Row notes one row, and reports whether it was noted before.
 func (e *Exercise) Row(id string) (before bool) {
-	before = e.ids[id]
+	if e.ids[id] {
+		return true // most calls: a look-up costs less than a store
+	}
 	e.ids[id] = true
-	return before
+	return false
 }
 
 // Rule notes every row of a rule whose check ran.

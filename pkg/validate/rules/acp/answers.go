@@ -241,7 +241,7 @@ func (s *state) answeredVersion(m *protocol.Message, req *request) {
 // is read as: the version is the one the answer names, whether or not the
 // answer was among the messages the version was first picked from (a live
 // check may start before the answer arrives).
-func (s *state) agreed(m *protocol.Message, ef registry.ACPEffects) {
+func (s *state) agreed(m *protocol.Message, ef *registry.ACPEffects) {
 	if !strings.HasPrefix(s.why, "initialize request ") {
 		return
 	}
@@ -257,7 +257,7 @@ func (s *state) agreed(m *protocol.Message, ef registry.ACPEffects) {
 
 // answeredEffects applies what a successful answer does.
 func (s *state) answeredEffects(m *protocol.Message, req *request) {
-	ef := req.eff.Effects
+	ef := &req.eff.Effects
 	// Pointers into the answer are written /result/...: they are
 	// evaluated on the response message itself.
 	if ef.Initializes {

@@ -386,7 +386,7 @@ func describeWhere(where map[string]string) string {
 
 // answeredBehaviour checks a successful answer to req.
 func (s *state) answeredBehaviour(m *protocol.Message, req *request) {
-	ef := req.eff.Effects
+	ef := &req.eff.Effects
 	s.advertises(m, req.eff.adWhen, "/result/")
 	s.openValues(m, ef.OpenValues, "/result/")
 	if r := ef.SchemaRows; r != nil {
@@ -572,7 +572,7 @@ func (s *state) answeredError(m *protocol.Message, req *request) {
 		}
 		return
 	}
-	ef := req.eff.Effects
+	ef := &req.eff.Effects
 	if ef.CancelledOutcome != nil && req.cancelled {
 		s.exercise(reqPermissionCancel)
 		m.Breach(reqPermissionCancel, finding.Error, RuleCancellation, "/error", "the client cancelled the turn (session/cancel) while this request waited, and then answered it with an error: every request the cancelled turn waits on is answered with outcome %s", protocol.Quote(ef.CancelledOutcome.Value))

@@ -45,7 +45,7 @@ func (s *state) capability(m *protocol.Message, entry *method) {
 
 // sessionRules applies the method's session and tool-call effects.
 func (s *state) sessionRules(m *protocol.Message, entry *method, req *request, hasID bool) {
-	ef := entry.Effects
+	ef := &entry.Effects
 	if p := ef.AdoptsSession; p != "" {
 		// A session from before the trace (or from another connection)
 		// that the request brings in: known from here on.
