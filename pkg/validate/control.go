@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentproto/agentproto/pkg/validate/internal/suggest"
+	"github.com/agentproto/agentproto/internal/suggest"
 )
 
 // RuleControl says what a team intends for some rules: findings of a

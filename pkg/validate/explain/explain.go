@@ -24,8 +24,8 @@ import (
 	xmessage "golang.org/x/text/message"
 
 	"github.com/agentproto/agentproto/internal/jsonscan"
+	"github.com/agentproto/agentproto/internal/suggest"
 	"github.com/agentproto/agentproto/pkg/validate/finding"
-	"github.com/agentproto/agentproto/pkg/validate/internal/suggest"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
 )
 
@@ -626,27 +626,16 @@ func (x *explainer) leafOne(e *jsonschema.ValidationError, at func([]string) any
 // one of the allowed values (end-turn for end_turn), or the start of one or
 // two of them (allow for allow_once and allow_always); "" otherwise.
 func didYouMean(got any, want []string) string {
-	s, ok := got.(string)
-	if !ok || s == "" {
+	s, _ := got.(string)
+	meant := suggest.Meant(s, want)
+	if len(meant) == 0 {
 		return ""
 	}
-	if near := suggest.Near(s, want); near != "" && near != s {
-		return fmt.Sprintf("; did you mean %s?", protocol.Quote(near))
+	q := make([]string, len(meant))
+	for i, w := range meant {
+		q[i] = protocol.Quote(w)
 	}
-	f := suggest.Fold(s)
-	if len(f) < 3 {
-		return ""
-	}
-	var starts []string
-	for _, w := range want {
-		if strings.HasPrefix(suggest.Fold(w), f) {
-			starts = append(starts, protocol.Quote(w))
-		}
-	}
-	if len(starts) == 0 || len(starts) > 2 {
-		return ""
-	}
-	return "; did you mean " + strings.Join(starts, " or ") + "?"
+	return "; did you mean " + strings.Join(q, " or ") + "?"
 }
 
 func contains(list []string, s string) bool {

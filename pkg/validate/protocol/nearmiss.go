@@ -8,7 +8,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/agentproto/agentproto/pkg/validate/internal/suggest"
+	"github.com/agentproto/agentproto/internal/suggest"
 )
 
 // Miss is a member of an object that its schema does not define but whose

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentproto/agentproto/pkg/validate/internal/suggest"
+	"github.com/agentproto/agentproto/internal/suggest"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
 )
 

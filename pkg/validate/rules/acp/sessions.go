@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentproto/agentproto/internal/suggest"
 	"github.com/agentproto/agentproto/pkg/validate/finding"
-	"github.com/agentproto/agentproto/pkg/validate/internal/suggest"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
 	"github.com/agentproto/agentproto/schema/registry"
 )

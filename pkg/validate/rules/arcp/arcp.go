@@ -12,8 +12,8 @@ import (
 	"sync"
 
 	"github.com/agentproto/agentproto/internal/jsonscan"
+	"github.com/agentproto/agentproto/internal/suggest"
 	"github.com/agentproto/agentproto/pkg/validate/finding"
-	"github.com/agentproto/agentproto/pkg/validate/internal/suggest"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
 	"github.com/agentproto/agentproto/schema/registry"
 )

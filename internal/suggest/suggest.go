@@ -60,12 +60,52 @@ func NearKey(want string, obj map[string]any) string {
 	}
 	keys := make([]string, 0, len(obj))
 	for k := range obj {
+		keys = append(keys, k)
+	}
+	return NearMember(want, keys)
+}
+
+// NearMember is NearKey over the member names of an object as a list (in
+// any order, repeats allowed).
+func NearMember(want string, names []string) string {
+	if len(want) > MaxName {
+		return ""
+	}
+	keys := make([]string, 0, len(names))
+	for _, k := range names {
 		if k != want && len(k) <= MaxName {
 			keys = append(keys, k)
 		}
 	}
 	sort.Strings(keys)
 	return nearest(want, keys)
+}
+
+// Meant returns the allowed values a string outside them most likely
+// stands for: the one it misspells (end-turn for end_turn), else the one
+// or two it is the start of (allow for allow_once and allow_always); none
+// when nothing is that close.
+func Meant(got string, allowed []string) []string {
+	if got == "" {
+		return nil
+	}
+	if near := Near(got, allowed); near != "" && near != got {
+		return []string{near}
+	}
+	f := Fold(got)
+	if len(f) < 3 {
+		return nil
+	}
+	var starts []string
+	for _, w := range allowed {
+		if strings.HasPrefix(Fold(w), f) {
+			starts = append(starts, w)
+		}
+	}
+	if len(starts) > 2 {
+		return nil
+	}
+	return starts
 }
 
 // Misspelt returns the member name of the type (from known) that key most
