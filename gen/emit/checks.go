@@ -300,7 +300,7 @@ func (g *gen) checkBuiltin(b string, c model.Constraints, expr *jen.Statement) [
 			if len(vals) == len(c.Enum) {
 				out = append(out, jen.Switch(jen.String().Parens(expr)).Block(
 					jen.Case(vals...),
-					jen.Default().Block(fail(enumKeyword(c.Enum), jen.Id("p"), jen.Lit("%q is not one of "+pct(strings.Join(names, ", "))), jen.String().Parens(expr)))))
+					jen.Default().Block(failNotOneOf(enumKeyword(c.Enum), jen.Id("p"), jen.String().Parens(expr), names))))
 			}
 		}
 	case b == "float64":
@@ -461,6 +461,30 @@ func fail(kw any, ptr jen.Code, args ...jen.Code) *jen.Statement {
 		k = jen.Lit(kw)
 	}
 	return jen.Id("c").Dot("FailKeyword").Call(append([]jen.Code{ptr, k}, args...)...)
+}
+
+// failNotOneOf records that the string got is none of the values listed
+// (bare strings), with a hint when it misspells one.
+func failNotOneOf(kw string, ptr, got jen.Code, values []string) *jen.Statement {
+	args := []jen.Code{ptr, jen.Lit(kw), got}
+	for _, v := range values {
+		args = append(args, jen.Lit(v))
+	}
+	return jen.Id("c").Dot("FailNotOneOf").Call(args...)
+}
+
+// unquoted returns the strings a list of JSON literals holds, and whether
+// every one is a string.
+func unquoted(literals []string) ([]string, bool) {
+	out := make([]string, 0, len(literals))
+	for _, l := range literals {
+		var s string
+		if err := json.Unmarshal([]byte(l), &s); err != nil {
+			return nil, false
+		}
+		out = append(out, s)
+	}
+	return out, true
 }
 
 // enumKeyword is the keyword a value outside a list of allowed values

@@ -255,12 +255,7 @@ func decodeVariant(u *model.UnionType, v *model.Variant, skipTag bool) []jen.Cod
 // and names the variant; no tag is the default variant (or an error), and
 // a tag no variant has is kept in the unknown variant.
 func decodeTagged(u *model.UnionType) []jen.Code {
-	missing := jen.Op("&").Add(wire("Error")).Values(jen.Dict{
-		jen.Id("Offset"):  jen.Id("d").Dot("Offset").Call(),
-		jen.Id("Msg"):     jen.Lit("missing the tag member \"" + u.Tag + "\""),
-		jen.Id("Code"):    wire("CodeTag"),
-		jen.Id("Keyword"): jen.Lit("required"),
-	})
+	missing := jen.Id("d").Dot("MissingTag").Call(jen.Lit(u.Tag))
 	body := []jen.Code{
 		jen.List(jen.Id("tag"), jen.Id("ok"), jen.Err()).Op(":=").Id("d").Dot("PeekTag").Call(jen.Lit(u.Tag)),
 	}
@@ -528,7 +523,7 @@ func (g *gen) unionCheck(t *model.Type) {
 			}
 		}
 		sort.Strings(tags)
-		body := []jen.Code{fail("const", jen.Id("c").Dot("Join").Call(jen.Id("p"), jen.Lit(u.Tag)), jen.Lit("%q is not one of "+pct(strings.Join(tags, ", "))), jen.Id("v").Dot("Tag"))}
+		body := []jen.Code{failNotOneOf("const", jen.Id("c").Dot("Join").Call(jen.Id("p"), jen.Lit(u.Tag)), jen.Id("v").Dot("Tag"), tags)}
 		if o := u.Other; o != nil {
 			// The members every variant has are judged as well, from
 			// the raw JSON kept (a value built in Go has none).

@@ -6277,7 +6277,7 @@ func CheckAuthMethod(c *wire.Checker, p string, v AuthMethod) {
 		}
 	case *UnknownAuthMethod:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of terminal", v.Tag)
+			c.FailNotOneOf(c.Join(p, "type"), "const", v.Tag, "terminal")
 		}
 	}
 }
@@ -6889,7 +6889,7 @@ func CheckMCPServer(c *wire.Checker, p string, v MCPServer) {
 		}
 	case *UnknownMCPServer:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of http, sse", v.Tag)
+			c.FailNotOneOf(c.Join(p, "type"), "const", v.Tag, "http", "sse")
 		}
 	}
 }
@@ -8283,12 +8283,7 @@ func DecodeSessionConfigOption(d *wire.Decoder) (SessionConfigOption, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "select":
@@ -8370,7 +8365,7 @@ func CheckSessionConfigOption(c *wire.Checker, p string, v SessionConfigOption) 
 		}
 	case *UnknownSessionConfigOption:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of boolean, select", v.Tag)
+			c.FailNotOneOf(c.Join(p, "type"), "const", v.Tag, "boolean", "select")
 		}
 	}
 }
@@ -9755,12 +9750,7 @@ func DecodeContentBlock(d *wire.Decoder) (ContentBlock, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "text":
@@ -9905,7 +9895,7 @@ func CheckContentBlock(c *wire.Checker, p string, v ContentBlock) {
 		}
 	case *UnknownContentBlock:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of audio, image, resource, resource_link, text", v.Tag)
+			c.FailNotOneOf(c.Join(p, "type"), "const", v.Tag, "audio", "image", "resource", "resource_link", "text")
 		}
 	}
 }
@@ -10350,7 +10340,7 @@ func (x *Role) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Role) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"assistant\", \"user\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "assistant", "user")
 	}
 }
 
@@ -12135,7 +12125,7 @@ func (x *StopReason) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StopReason) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"end_turn\", \"max_tokens\", \"max_turn_requests\", \"refusal\", \"cancelled\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled")
 	}
 }
 
@@ -12165,12 +12155,7 @@ func DecodeSessionUpdate(d *wire.Decoder) (SessionUpdate, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"sessionUpdate\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("sessionUpdate")
 	}
 	switch tag {
 	case "user_message_chunk":
@@ -12489,7 +12474,7 @@ func CheckSessionUpdate(c *wire.Checker, p string, v SessionUpdate) {
 		}
 	case *UnknownSessionUpdate:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "sessionUpdate"), "const", "%q is not one of agent_message_chunk, agent_thought_chunk, available_commands_update, compaction_summary_chunk, compaction_update, config_option_update, current_mode_update, notice, plan, session_info_update, tool_call, tool_call_update, usage_update, user_message_chunk", v.Tag)
+			c.FailNotOneOf(c.Join(p, "sessionUpdate"), "const", v.Tag, "agent_message_chunk", "agent_thought_chunk", "available_commands_update", "compaction_summary_chunk", "compaction_update", "config_option_update", "current_mode_update", "notice", "plan", "session_info_update", "tool_call", "tool_call_update", "usage_update", "user_message_chunk")
 		}
 	}
 }
@@ -13313,7 +13298,7 @@ func (x *ToolKind) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolKind) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"read\", \"edit\", \"delete\", \"move\", \"search\", \"execute\", \"think\", \"fetch\", \"switch_mode\", \"other\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other")
 	}
 }
 
@@ -13369,7 +13354,7 @@ func (x *ToolCallStatus) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallStatus) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"pending\", \"in_progress\", \"completed\", \"failed\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "pending", "in_progress", "completed", "failed")
 	}
 }
 
@@ -13399,12 +13384,7 @@ func DecodeToolCallContent(d *wire.Decoder) (ToolCallContent, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "content":
@@ -13507,7 +13487,7 @@ func CheckToolCallContent(c *wire.Checker, p string, v ToolCallContent) {
 		}
 	case *UnknownToolCallContent:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of content, diff, terminal", v.Tag)
+			c.FailNotOneOf(c.Join(p, "type"), "const", v.Tag, "content", "diff", "terminal")
 		}
 	}
 }
@@ -14901,7 +14881,7 @@ func (x *PlanEntryPriority) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanEntryPriority) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"high\", \"medium\", \"low\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "high", "medium", "low")
 	}
 }
 
@@ -14955,7 +14935,7 @@ func (x *PlanEntryStatus) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanEntryStatus) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"pending\", \"in_progress\", \"completed\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "pending", "in_progress", "completed")
 	}
 }
 
@@ -17064,7 +17044,7 @@ func (x *PermissionOptionKind) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PermissionOptionKind) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"allow_once\", \"allow_always\", \"reject_once\", \"reject_always\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "allow_once", "allow_always", "reject_once", "reject_always")
 	}
 }
 
@@ -17094,12 +17074,7 @@ func DecodeRequestPermissionOutcome(d *wire.Decoder) (RequestPermissionOutcome, 
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"outcome\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("outcome")
 	}
 	switch tag {
 	case "cancelled":
@@ -17176,7 +17151,7 @@ func CheckRequestPermissionOutcome(c *wire.Checker, p string, v RequestPermissio
 		}
 	case *UnknownRequestPermissionOutcome:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "outcome"), "const", "%q is not one of cancelled, selected", v.Tag)
+			c.FailNotOneOf(c.Join(p, "outcome"), "const", v.Tag, "cancelled", "selected")
 		}
 	}
 }
@@ -18132,7 +18107,7 @@ func (x *ElicitationSchema) CheckWire(c *wire.Checker, p string) {
 		switch string((*x.Type)) {
 		case "object":
 		default:
-			c.FailKeyword(p, "const", "%q is not one of object", string((*x.Type)))
+			c.FailNotOneOf(p, "const", string((*x.Type)), "object")
 		}
 	}
 	if x.Properties != nil {
@@ -18175,12 +18150,7 @@ func DecodeElicitationPropertySchema(d *wire.Decoder) (ElicitationPropertySchema
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "string":
@@ -18867,7 +18837,7 @@ func (x *StringFormat) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StringFormat) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"email\", \"uri\", \"date\", \"date-time\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "email", "uri", "date", "date-time")
 	}
 }
 
@@ -21419,12 +21389,7 @@ func DecodeCreateElicitationRequest(d *wire.Decoder) (CreateElicitationRequest, 
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"mode\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("mode")
 	}
 	switch tag {
 	case "form":
@@ -22275,12 +22240,7 @@ func DecodeCreateElicitationResponse(d *wire.Decoder) (CreateElicitationResponse
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"action\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("action")
 	}
 	switch tag {
 	case "accept":
@@ -28133,7 +28093,7 @@ func CheckSetSessionConfigOptionRequest(c *wire.Checker, p string, v SetSessionC
 		}
 	case *UnknownSetSessionConfigOptionRequest:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of boolean", v.Tag)
+			c.FailNotOneOf(c.Join(p, "type"), "const", v.Tag, "boolean")
 		}
 	}
 }

@@ -719,12 +719,7 @@ func DecodeAgentEvent(d *wire.Decoder) (AgentEvent, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"part_type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("part_type")
 	}
 	switch tag {
 	case "run_started":
@@ -972,7 +967,7 @@ func CheckAgentEvent(c *wire.Checker, p string, v AgentEvent) {
 		}
 	case *UnknownAgentEvent:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "part_type"), "const", "%q is not one of approval_requested, approval_resolved, context_compacted, iteration_started, model_output, run_errored, run_finished, run_started, state_patched, text_delta, tool_call_completed, tool_call_failed, tool_call_requested", v.Tag)
+			c.FailNotOneOf(c.Join(p, "part_type"), "const", v.Tag, "approval_requested", "approval_resolved", "context_compacted", "iteration_started", "model_output", "run_errored", "run_finished", "run_started", "state_patched", "text_delta", "tool_call_completed", "tool_call_failed", "tool_call_requested")
 		}
 	}
 }
@@ -1610,7 +1605,7 @@ func (x *ModelStopReason) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ModelStopReason) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"end_turn\", \"tool_use\", \"needs_user\", \"max_tokens\", \"safety\", \"unknown\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "end_turn", "tool_use", "needs_user", "max_tokens", "safety", "unknown")
 	}
 }
 
@@ -3185,7 +3180,7 @@ func (x *StatePatchFormat) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StatePatchFormat) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"json_patch\", \"merge_patch\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "json_patch", "merge_patch")
 	}
 }
 
@@ -3236,7 +3231,7 @@ func (x *StatePatchSource) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StatePatchSource) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"model\", \"tool\", \"system\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "model", "tool", "system")
 	}
 }
 
@@ -4481,7 +4476,7 @@ func (x *RunStopReason) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RunStopReason) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"completed\", \"needs_user\", \"blocked_by_policy\", \"budget_exceeded\", \"cancelled\", \"error\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "completed", "needs_user", "blocked_by_policy", "budget_exceeded", "cancelled", "error")
 	}
 }
 
@@ -4533,7 +4528,7 @@ func (x *Role) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Role) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"system\", \"user\", \"assistant\", \"tool\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "system", "user", "assistant", "tool")
 	}
 }
 
@@ -5256,12 +5251,7 @@ func DecodeToolContent(d *wire.Decoder) (ToolContent, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "text":
@@ -5349,7 +5339,7 @@ func CheckToolContent(c *wire.Checker, p string, v ToolContent) {
 		}
 	case *UnknownToolContent:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of image, json, text", v.Tag)
+			c.FailNotOneOf(c.Join(p, "type"), "const", v.Tag, "image", "json", "text")
 		}
 	}
 }
@@ -6030,12 +6020,7 @@ func DecodeModelDirective(d *wire.Decoder) (ModelDirective, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"kind\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("kind")
 	}
 	switch tag {
 	case "text":
@@ -6139,7 +6124,7 @@ func CheckModelDirective(c *wire.Checker, p string, v ModelDirective) {
 		}
 	case *UnknownModelDirective:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "kind"), "const", "%q is not one of final_answer, state_patch, text, tool_call", v.Tag)
+			c.FailNotOneOf(c.Join(p, "kind"), "const", v.Tag, "final_answer", "state_patch", "text", "tool_call")
 		}
 	}
 }
@@ -6677,7 +6662,7 @@ func (x *ProviderCircuitState) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProviderCircuitState) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"closed\", \"open\", \"half_open\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "closed", "open", "half_open")
 	}
 }
 

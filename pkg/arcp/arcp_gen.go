@@ -2464,7 +2464,7 @@ func (x *ErrorCode) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ErrorCode) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"PERMISSION_DENIED\", \"LEASE_SUBSET_VIOLATION\", \"JOB_NOT_FOUND\", \"DUPLICATE_KEY\", \"AGENT_NOT_AVAILABLE\", \"AGENT_VERSION_NOT_AVAILABLE\", \"CANCELLED\", \"TIMEOUT\", \"RESUME_WINDOW_EXPIRED\", \"HEARTBEAT_LOST\", \"LEASE_EXPIRED\", \"BUDGET_EXHAUSTED\", \"INVALID_REQUEST\", \"UNAUTHENTICATED\", \"INTERNAL_ERROR\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "PERMISSION_DENIED", "LEASE_SUBSET_VIOLATION", "JOB_NOT_FOUND", "DUPLICATE_KEY", "AGENT_NOT_AVAILABLE", "AGENT_VERSION_NOT_AVAILABLE", "CANCELLED", "TIMEOUT", "RESUME_WINDOW_EXPIRED", "HEARTBEAT_LOST", "LEASE_EXPIRED", "BUDGET_EXHAUSTED", "INVALID_REQUEST", "UNAUTHENTICATED", "INTERNAL_ERROR")
 	}
 }
 
@@ -5432,7 +5432,7 @@ func (x *JobState) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobState) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"pending\", \"running\", \"success\", \"error\", \"cancelled\", \"timed_out\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "pending", "running", "success", "error", "cancelled", "timed_out")
 	}
 }
 
@@ -6929,7 +6929,7 @@ func (x *LogBodyLevel) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LogBodyLevel) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"trace\", \"debug\", \"info\", \"warn\", \"error\", \"critical\", \"DEBUG\", \"INFO\", \"WARN\", \"ERROR\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "trace", "debug", "info", "warn", "error", "critical", "DEBUG", "INFO", "WARN", "ERROR")
 	}
 }
 
@@ -7552,7 +7552,7 @@ func (x *ResultChunkBodyEncoding) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ResultChunkBodyEncoding) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"utf8\", \"base64\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "utf8", "base64")
 	}
 }
 
@@ -10236,7 +10236,7 @@ func (x *JobErrorPayloadFinalStatus) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobErrorPayloadFinalStatus) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"error\", \"cancelled\", \"timed_out\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "error", "cancelled", "timed_out")
 	}
 }
 
@@ -10478,12 +10478,7 @@ func DecodeJobEventPayload(d *wire.Decoder) (JobEventPayload, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"kind\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("kind")
 	}
 	switch tag {
 	case "log":
@@ -16367,12 +16362,7 @@ func DecodeMessage(d *wire.Decoder) (Message, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "session.hello":
@@ -16764,7 +16754,7 @@ func CheckMessage(c *wire.Checker, p string, v Message) {
 		}
 	case *UnknownMessage:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of job.accepted, job.cancel, job.cancelled, job.error, job.event, job.result, job.submit, job.subscribe, job.subscribed, job.unsubscribe, session.ack, session.bye, session.close, session.closed, session.error, session.hello, session.jobs, session.list_jobs, session.ping, session.pong, session.resume, session.welcome", v.Tag)
+			c.FailNotOneOf(c.Join(p, "type"), "const", v.Tag, "job.accepted", "job.cancel", "job.cancelled", "job.error", "job.event", "job.result", "job.submit", "job.subscribe", "job.subscribed", "job.unsubscribe", "session.ack", "session.bye", "session.close", "session.closed", "session.error", "session.hello", "session.jobs", "session.list_jobs", "session.ping", "session.pong", "session.resume", "session.welcome")
 		}
 	}
 }

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"errors"
+	"regexp"
 
 	"bytes"
 	"fmt"
@@ -33,7 +34,8 @@ func TestExplainAtPointsWhereFindingsPoint(t *testing.T) {
 	codecs := typed.Checker{}
 	var mu sync.Mutex
 	compared, partial, noCodec := 0, 0, 0
-	var bad, alien []string
+	var bad, alien, unhinted []string
+	hinted := 0
 	foreign := 0
 	e.explained = func(f failure, findings []Finding) {
 		if f.doc == nil {
@@ -93,6 +95,24 @@ func TestExplainAtPointsWhereFindingsPoint(t *testing.T) {
 		got, want = slices.Compact(got), slices.Compact(want)
 		if !slices.Equal(got, want) {
 			bad = append(bad, fmt.Sprintf("%s at %s: ExplainAt lists %v, the findings point at %v\n  %s", f.ck.Schema.ID, base, got, want, raw))
+			return
+		}
+		// Placed alike, the two give the same hints: the value a
+		// misspelt one stands for, the member a missing one does.
+		var gotHints, wantHints []string
+		for _, de := range errs {
+			gotHints = append(gotHints, hintsOf(base+de.Pointer, de.Msg)...)
+		}
+		for _, fd := range findings {
+			wantHints = append(wantHints, hintsOf(fd.Pointer, fd.Message)...)
+		}
+		slices.Sort(gotHints)
+		slices.Sort(wantHints)
+		if len(wantHints) > 0 {
+			hinted++
+		}
+		if !slices.Equal(gotHints, wantHints) {
+			unhinted = append(unhinted, fmt.Sprintf("%s at %s: ExplainAt hints %q, the findings %q\n  %s", f.ck.Schema.ID, base, gotHints, wantHints, raw))
 		}
 	}
 	mutants := 0
@@ -114,6 +134,16 @@ func TestExplainAtPointsWhereFindingsPoint(t *testing.T) {
 		}
 		t.Errorf("ExplainAt and the findings place the defects of %d values of %d differently: more than 1 in 100", len(bad), compared)
 	}
+	t.Logf("%d values placed alike whose findings give a hint", hinted)
+	for _, b := range unhinted[:min(len(unhinted), 20)] {
+		t.Error(b)
+	}
+	if len(unhinted) > 0 {
+		t.Errorf("%d values placed alike get other hints from ExplainAt than from the findings", len(unhinted))
+	}
+	if hinted < 300 {
+		t.Errorf("only %d values with hints compared", hinted)
+	}
 	for _, b := range alien {
 		t.Error(b)
 	}
@@ -123,4 +153,17 @@ func TestExplainAtPointsWhereFindingsPoint(t *testing.T) {
 	if compared < 10000 {
 		t.Errorf("only %d values compared", compared)
 	}
+}
+
+// didYouMean finds the hints of a message: `did you mean "x"?` and `did
+// you mean "x" or "y"?`.
+var didYouMean = regexp.MustCompile(`did you mean ("(?:[^"\\]|\\.)*"(?: or "(?:[^"\\]|\\.)*")?)\?`)
+
+// hintsOf lists the hints of a message at pointer, each as "pointer: hint".
+func hintsOf(pointer, msg string) []string {
+	var out []string
+	for _, m := range didYouMean.FindAllStringSubmatch(msg, -1) {
+		out = append(out, pointer+": "+m[1])
+	}
+	return out
 }

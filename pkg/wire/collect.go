@@ -3,7 +3,13 @@
 
 package wire
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/agentproto/agentproto/internal/suggest"
+)
 
 // Collect makes d a collecting decoder, for explaining a value rather than
 // deciding it: from the next value on, a generated decoder that meets an
@@ -655,10 +661,18 @@ func (c Codec) ExplainAt(d *Decoder, pointer string) (errs Errors, whole bool) {
 // records that error instead, with the object's pointer, and returns nil,
 // and the check of the value decoded leaves out the failures of the
 // members' zero values (see Collect).
+//
+// In a collecting decoder the message also names, for each member
+// missing, the member of the object that most likely stands for it (a
+// misspelling, another case or form): `; found "txt": did you mean
+// "text"?`.
 func (d *Decoder) Missing(start int, names ...string) error {
 	err := RequiredError(start, names...)
 	if d.collect == nil || d.collect.quiet {
 		return err
+	}
+	if !d.collect.full() {
+		err.(*Error).Msg += d.missingHint(start, names)
 	}
 	base, _, err := d.noteAt(err, start)
 	if err != nil {
@@ -668,6 +682,17 @@ func (d *Decoder) Missing(start int, names ...string) error {
 		d.collect.col.skipped = append(d.collect.col.skipped, base+"/"+EscapePointer(n))
 	}
 	return nil
+}
+
+// MissingTag is the error of a tagged union's value, about to be read,
+// that lacks its tag member. In a collecting decoder the message also
+// names the member that most likely stands for the tag (see Missing).
+func (d *Decoder) MissingTag(tag string) *Error {
+	e := &Error{Offset: d.Offset(), Msg: "missing the tag member \"" + tag + "\"", Code: CodeTag, Keyword: "required"}
+	if d.collect != nil && !d.collect.quiet && !d.collect.full() {
+		e.Msg += d.missingHint(e.Offset, []string{tag})
+	}
+	return e
 }
 
 // Short is Note for an array that began at offset start and ended after
@@ -686,4 +711,39 @@ func (d *Decoder) Short(err error, start, have, want int) error {
 		d.collect.col.skipped = append(d.collect.col.skipped, base+"/"+itoa(i))
 	}
 	return nil
+}
+
+// maxHintMembers is how many member names of an object missingHint reads:
+// an object with more gets no hint.
+const maxHintMembers = 256
+
+// missingHint is what Missing adds to its message: for each name missing,
+// the member of the object that begins at offset start most likely meant
+// for it.
+func (d *Decoder) missingHint(start int, names []string) string {
+	w := Decoder{buf: d.buf, pos: start, maxDepth: DefaultMaxDepth}
+	if w.BeginObject() != nil {
+		return ""
+	}
+	var keys []string
+	for {
+		k, more, err := w.NextKey()
+		if err != nil || len(keys) == maxHintMembers {
+			return ""
+		}
+		if !more {
+			break
+		}
+		keys = append(keys, string(k))
+		if w.skipValue() != nil {
+			return ""
+		}
+	}
+	var sb strings.Builder
+	for _, n := range names {
+		if near := suggest.NearMember(n, keys); near != "" {
+			fmt.Fprintf(&sb, "; found %q: did you mean %q?", near, n)
+		}
+	}
+	return sb.String()
 }

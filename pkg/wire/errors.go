@@ -3,7 +3,10 @@ package wire
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+
+	"github.com/agentproto/agentproto/internal/suggest"
 )
 
 // Code classifies an Error.
@@ -206,6 +209,46 @@ func (c *Checker) FailKeyword(pointer, keyword, format string, args ...any) {
 		return // before the message is formatted
 	}
 	c.errs = append(c.errs, &Error{Pointer: pointer, Offset: -1, Msg: fmt.Sprintf(format, args...), Code: CodeConstraint, Keyword: keyword})
+}
+
+// FailNotOneOf records that got, the string at pointer, is none of the
+// allowed values: keyword "enum", or "const" for the tag of a union. The
+// message lists them, and names the one got most likely stands for when
+// one is that close ("did you mean"). A quiet checker only notes the
+// failure.
+func (c *Checker) FailNotOneOf(pointer, keyword, got string, allowed ...string) {
+	if c.quiet {
+		c.failed = true
+		return
+	}
+	if c.col != nil && (c.inSkipped(pointer) || c.full()) {
+		return
+	}
+	c.errs = append(c.errs, &Error{Pointer: pointer, Offset: -1, Msg: notOneOf(got, allowed), Code: CodeConstraint, Keyword: keyword})
+}
+
+// notOneOf is FailNotOneOf's message.
+func notOneOf(got string, allowed []string) string {
+	var sb strings.Builder
+	sb.WriteString(strconv.Quote(got))
+	sb.WriteString(" is not one of ")
+	for i, a := range allowed {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		sb.WriteString(a)
+	}
+	if meant := suggest.Meant(got, allowed); len(meant) > 0 {
+		sb.WriteString("; did you mean ")
+		for i, m := range meant {
+			if i > 0 {
+				sb.WriteString(" or ")
+			}
+			sb.WriteString(strconv.Quote(m))
+		}
+		sb.WriteString("?")
+	}
+	return sb.String()
 }
 
 // FailWith records err, an error of decoding or checking a value found at

@@ -169,7 +169,7 @@ func TestValidateNamesEveryViolation(t *testing.T) {
 		"/event/type":     `"exploded" is not one of chunk, moved, started, thought_chunk`,
 		"/tags":           "has 4 items, want at most 3",
 		"/tags/1":         "does not match the pattern",
-		"/priority":       `"urgent" is not one of "low", "normal", "high"`,
+		"/priority":       `"urgent" is not one of low, normal, high`,
 		"/limits/percent": "less than the minimum 1",
 		"/ratio":          "not less than 1",
 		"/at":             `"yesterday" is not a valid date-time`,

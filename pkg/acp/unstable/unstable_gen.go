@@ -5922,7 +5922,7 @@ func CheckMCPServer(c *wire.Checker, p string, v MCPServer) {
 		}
 	case *UnknownMCPServer:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of acp, http, sse", v.Tag)
+			c.FailNotOneOf(c.Join(p, "type"), "const", v.Tag, "acp", "http", "sse")
 		}
 	}
 }
@@ -7218,12 +7218,7 @@ func DecodeSessionUpdate(d *wire.Decoder) (SessionUpdate, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"sessionUpdate\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("sessionUpdate")
 	}
 	switch tag {
 	case "user_message_chunk":
@@ -7592,7 +7587,7 @@ func CheckSessionUpdate(c *wire.Checker, p string, v SessionUpdate) {
 		}
 	case *UnknownSessionUpdate:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "sessionUpdate"), "const", "%q is not one of agent_message_chunk, agent_thought_chunk, available_commands_update, compaction_summary_chunk, compaction_update, config_option_update, current_mode_update, notice, plan, plan_removed, plan_update, session_info_update, session_message, session_message_chunk, subagent_update, tool_call, tool_call_update, usage_update, user_message_chunk", v.Tag)
+			c.FailNotOneOf(c.Join(p, "sessionUpdate"), "const", v.Tag, "agent_message_chunk", "agent_thought_chunk", "available_commands_update", "compaction_summary_chunk", "compaction_update", "config_option_update", "current_mode_update", "notice", "plan", "plan_removed", "plan_update", "session_info_update", "session_message", "session_message_chunk", "subagent_update", "tool_call", "tool_call_update", "usage_update", "user_message_chunk")
 		}
 	}
 }
@@ -9316,12 +9311,7 @@ func DecodePlanUpdateContent(d *wire.Decoder) (PlanUpdateContent, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "items":
@@ -9424,7 +9414,7 @@ func CheckPlanUpdateContent(c *wire.Checker, p string, v PlanUpdateContent) {
 		}
 	case *UnknownPlanUpdateContent:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of file, items, markdown", v.Tag)
+			c.FailNotOneOf(c.Join(p, "type"), "const", v.Tag, "file", "items", "markdown")
 		}
 	}
 }
@@ -12128,12 +12118,7 @@ func DecodeStateUpdate(d *wire.Decoder) (StateUpdate, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"state\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("state")
 	}
 	switch tag {
 	case "running":

@@ -3975,12 +3975,7 @@ func DecodeRequestPermissionSubject(d *wire.Decoder) (RequestPermissionSubject, 
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "tool_call":
@@ -4845,12 +4840,7 @@ func DecodeToolCallContent(d *wire.Decoder) (ToolCallContent, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "content":
@@ -5110,12 +5100,7 @@ func DecodeContentBlock(d *wire.Decoder) (ContentBlock, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "text":
@@ -7685,12 +7670,7 @@ func DecodeDiffChange(d *wire.Decoder) (DiffChange, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"operation\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("operation")
 	}
 	switch tag {
 	case "add":
@@ -11403,12 +11383,7 @@ func DecodeElicitationPropertySchema(d *wire.Decoder) (ElicitationPropertySchema
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "string":
@@ -13662,12 +13637,7 @@ func DecodeTaggedMultiSelectItems(d *wire.Decoder) (TaggedMultiSelectItems, erro
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "string":
@@ -16818,12 +16788,7 @@ func DecodeAuthMethod(d *wire.Decoder) (AuthMethod, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "terminal":
@@ -17660,12 +17625,7 @@ func DecodeSessionConfigOption(d *wire.Decoder) (SessionConfigOption, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "select":
@@ -19494,12 +19454,7 @@ func DecodeAvailableCommand(d *wire.Decoder) (AvailableCommand, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "command":
@@ -19783,12 +19738,7 @@ func DecodeAvailableCommandInput(d *wire.Decoder) (AvailableCommandInput, error)
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "text":
@@ -21236,12 +21186,7 @@ func DecodeSessionUpdate(d *wire.Decoder) (SessionUpdate, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"sessionUpdate\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("sessionUpdate")
 	}
 	switch tag {
 	case "user_message_chunk":
@@ -22646,12 +22591,7 @@ func DecodeStateUpdate(d *wire.Decoder) (StateUpdate, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"state\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("state")
 	}
 	switch tag {
 	case "running":
@@ -22952,12 +22892,7 @@ func DecodeBackgroundWork(d *wire.Decoder) (BackgroundWork, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "terminal":
@@ -25331,12 +25266,7 @@ func DecodePlanUpdateContent(d *wire.Decoder) (PlanUpdateContent, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "items":
@@ -28219,12 +28149,7 @@ func DecodeMCPServer(d *wire.Decoder) (MCPServer, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "http":
@@ -28893,12 +28818,7 @@ func DecodeReplayFrom(d *wire.Decoder) (ReplayFrom, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "start":
@@ -29087,12 +29007,7 @@ func DecodeRequestPermissionOutcome(d *wire.Decoder) (RequestPermissionOutcome, 
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"outcome\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("outcome")
 	}
 	switch tag {
 	case "cancelled":
@@ -30061,12 +29976,7 @@ func DecodeCreateElicitationRequest(d *wire.Decoder) (CreateElicitationRequest, 
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"mode\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("mode")
 	}
 	switch tag {
 	case "form":
@@ -30691,12 +30601,7 @@ func DecodeCreateElicitationResponse(d *wire.Decoder) (CreateElicitationResponse
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"action\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("action")
 	}
 	switch tag {
 	case "accept":
@@ -35366,12 +35271,7 @@ func DecodeSetSessionConfigOptionRequest(d *wire.Decoder) (SetSessionConfigOptio
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "id":

@@ -836,7 +836,7 @@ func (x *SessionState) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionState) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"created\", \"active\", \"awaiting_input\", \"completed\", \"cancelled\", \"failed\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "created", "active", "awaiting_input", "completed", "cancelled", "failed")
 	}
 }
 
@@ -892,7 +892,7 @@ func (x *TurnStatus) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TurnStatus) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"completed\", \"cancelled\", \"failed\", \"awaiting_input\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "completed", "cancelled", "failed", "awaiting_input")
 	}
 }
 
@@ -1421,12 +1421,7 @@ func DecodePromptContent(d *wire.Decoder) (PromptContent, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "text":
@@ -1514,7 +1509,7 @@ func CheckPromptContent(c *wire.Checker, p string, v PromptContent) {
 		}
 	case *UnknownPromptContent:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of context, image, text", v.Tag)
+			c.FailNotOneOf(c.Join(p, "type"), "const", v.Tag, "context", "image", "text")
 		}
 	}
 }
@@ -5443,12 +5438,7 @@ func DecodeRequestPermissionResult(d *wire.Decoder) (RequestPermissionResult, er
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"outcome\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("outcome")
 	}
 	switch tag {
 	case "selected":
@@ -5520,7 +5510,7 @@ func CheckRequestPermissionResult(c *wire.Checker, p string, v RequestPermission
 		}
 	case *UnknownRequestPermissionResult:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "outcome"), "const", "%q is not one of cancelled, selected", v.Tag)
+			c.FailNotOneOf(c.Join(p, "outcome"), "const", v.Tag, "cancelled", "selected")
 		}
 	}
 }
@@ -5774,12 +5764,7 @@ func (*UnknownSessionUpdateNotification) isSessionUpdateNotification() {}
 func DecodeSessionUpdateNotification(d *wire.Decoder) (SessionUpdateNotification, error) {
 	tag, ok, err := d.PeekTag("update_type")
 	if err == nil && !ok {
-		err = &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"update_type\"",
-			Offset:  d.Offset(),
-		}
+		err = d.MissingTag("update_type")
 	}
 	if err != nil {
 		if c, p, nerr := d.NoteValue(err); nerr == nil {
@@ -5926,7 +5911,7 @@ func CheckSessionUpdateNotification(c *wire.Checker, p string, v SessionUpdateNo
 		}
 	case *UnknownSessionUpdateNotification:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "update_type"), "const", "%q is not one of error, message_delta, server_request, tool_call_end, tool_call_start, turn_complete", v.Tag)
+			c.FailNotOneOf(c.Join(p, "update_type"), "const", v.Tag, "error", "message_delta", "server_request", "tool_call_end", "tool_call_start", "turn_complete")
 			if v.Raw != nil {
 				c.CheckRaw(p, []byte(v.Raw), new(baseSessionUpdateNotification))
 			}

@@ -2669,7 +2669,7 @@ func (x *EnvelopeARCP) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EnvelopeARCP) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"1.1\", \"1.0\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "1.1", "1.0")
 	}
 }
 
@@ -2998,7 +2998,7 @@ func (x *Priority) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Priority) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"low\", \"normal\", \"high\", \"critical\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "low", "normal", "high", "critical")
 	}
 }
 
@@ -5490,7 +5490,7 @@ func (x *TargetKind) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TargetKind) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"job\", \"stream\", \"session\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "job", "stream", "session")
 	}
 }
 
@@ -5948,7 +5948,7 @@ func (x *ErrorCode) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ErrorCode) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"OK\", \"CANCELLED\", \"UNKNOWN\", \"INVALID_ARGUMENT\", \"INVALID_REQUEST\", \"DEADLINE_EXCEEDED\", \"TIMEOUT\", \"NOT_FOUND\", \"JOB_NOT_FOUND\", \"ALREADY_EXISTS\", \"DUPLICATE_KEY\", \"PERMISSION_DENIED\", \"RESOURCE_EXHAUSTED\", \"FAILED_PRECONDITION\", \"ABORTED\", \"OUT_OF_RANGE\", \"UNIMPLEMENTED\", \"INTERNAL\", \"UNAVAILABLE\", \"DATA_LOSS\", \"UNAUTHENTICATED\", \"HEARTBEAT_LOST\", \"RESUME_WINDOW_EXPIRED\", \"LEASE_EXPIRED\", \"LEASE_REVOKED\", \"BACKPRESSURE_OVERFLOW\", \"BUDGET_EXHAUSTED\", \"LEASE_SUBSET_VIOLATION\", \"AGENT_NOT_AVAILABLE\", \"AGENT_VERSION_NOT_AVAILABLE\", \"RATE_LIMITED\", \"INTERNAL_ERROR\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "INVALID_REQUEST", "DEADLINE_EXCEEDED", "TIMEOUT", "NOT_FOUND", "JOB_NOT_FOUND", "ALREADY_EXISTS", "DUPLICATE_KEY", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED", "HEARTBEAT_LOST", "RESUME_WINDOW_EXPIRED", "LEASE_EXPIRED", "LEASE_REVOKED", "BACKPRESSURE_OVERFLOW", "BUDGET_EXHAUSTED", "LEASE_SUBSET_VIOLATION", "AGENT_NOT_AVAILABLE", "AGENT_VERSION_NOT_AVAILABLE", "RATE_LIMITED", "INTERNAL_ERROR")
 	}
 }
 
@@ -6012,7 +6012,7 @@ func (x *JobState) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobState) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"accepted\", \"queued\", \"running\", \"blocked\", \"paused\", \"completed\", \"failed\", \"cancelled\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "accepted", "queued", "running", "blocked", "paused", "completed", "failed", "cancelled")
 	}
 }
 
@@ -6071,7 +6071,7 @@ func (x *AuthScheme) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthScheme) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"bearer\", \"signed_jwt\", \"none\", \"mtls\", \"oauth2\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "bearer", "signed_jwt", "none", "mtls", "oauth2")
 	}
 }
 
@@ -6625,7 +6625,7 @@ func (x *TrustLevel) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TrustLevel) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"untrusted\", \"constrained\", \"trusted\", \"privileged\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "untrusted", "constrained", "trusted", "privileged")
 	}
 }
 
@@ -7276,7 +7276,7 @@ func (x *CapabilitiesHeartbeatRecovery) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CapabilitiesHeartbeatRecovery) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"fail\", \"block\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "fail", "block")
 	}
 }
 
@@ -8425,7 +8425,7 @@ func (x *LogLevel) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LogLevel) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"trace\", \"debug\", \"info\", \"warn\", \"error\", \"critical\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "trace", "debug", "info", "warn", "error", "critical")
 	}
 }
 
@@ -12679,7 +12679,7 @@ func (x *JobResultChunkPayloadEncoding) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobResultChunkPayloadEncoding) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"utf8\", \"base64\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "utf8", "base64")
 	}
 }
 
@@ -15519,12 +15519,7 @@ func DecodeMessage(d *wire.Decoder) (Message, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "session.open":
@@ -16604,7 +16599,7 @@ func CheckMessage(c *wire.Checker, p string, v Message) {
 		}
 	case *UnknownMessage:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of ack, artifact.fetch, artifact.put, artifact.ref, artifact.release, backpressure, cancel, cancel.accepted, cancel.refused, event.emit, interrupt, job.accepted, job.cancelled, job.completed, job.failed, job.heartbeat, job.progress, job.result_chunk, job.started, job.subscribe, job.subscribed, job.unsubscribe, lease.extended, lease.granted, lease.refresh, lease.revoked, log, metric, nack, permission.deny, permission.grant, permission.request, ping, pong, resume, session.accepted, session.ack, session.authenticate, session.challenge, session.close, session.closed, session.evicted, session.jobs, session.list_jobs, session.open, session.ping, session.pong, session.refresh, session.rejected, session.resume, session.resumed, session.unauthenticated, stream.chunk, stream.close, stream.error, stream.open, subscribe, subscribe.accepted, subscribe.closed, subscribe.event, tool.error, tool.invoke, tool.result, trace.span, unsubscribe", v.Tag)
+			c.FailNotOneOf(c.Join(p, "type"), "const", v.Tag, "ack", "artifact.fetch", "artifact.put", "artifact.ref", "artifact.release", "backpressure", "cancel", "cancel.accepted", "cancel.refused", "event.emit", "interrupt", "job.accepted", "job.cancelled", "job.completed", "job.failed", "job.heartbeat", "job.progress", "job.result_chunk", "job.started", "job.subscribe", "job.subscribed", "job.unsubscribe", "lease.extended", "lease.granted", "lease.refresh", "lease.revoked", "log", "metric", "nack", "permission.deny", "permission.grant", "permission.request", "ping", "pong", "resume", "session.accepted", "session.ack", "session.authenticate", "session.challenge", "session.close", "session.closed", "session.evicted", "session.jobs", "session.list_jobs", "session.open", "session.ping", "session.pong", "session.refresh", "session.rejected", "session.resume", "session.resumed", "session.unauthenticated", "stream.chunk", "stream.close", "stream.error", "stream.open", "subscribe", "subscribe.accepted", "subscribe.closed", "subscribe.event", "tool.error", "tool.invoke", "tool.result", "trace.span", "unsubscribe")
 		}
 	}
 }
@@ -24902,7 +24897,7 @@ func (x *StreamOpenPayloadKind) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StreamOpenPayloadKind) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"text\", \"binary\", \"event\", \"log\", \"metric\", \"thought\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "text", "binary", "event", "log", "metric", "thought")
 	}
 }
 

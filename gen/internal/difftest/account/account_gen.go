@@ -553,7 +553,7 @@ func (x *AccountPlan) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AccountPlan) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"free\", \"pro\", \"team\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "free", "pro", "team")
 	}
 }
 

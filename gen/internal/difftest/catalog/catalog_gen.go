@@ -1283,7 +1283,7 @@ func (x *DiscountKind) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DiscountKind) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"pct\", \"abs\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "pct", "abs")
 	}
 }
 
@@ -1704,7 +1704,7 @@ func (x *ShipmentMode) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ShipmentMode) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"post\", \"courier\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "post", "courier")
 	}
 }
 
@@ -2429,7 +2429,7 @@ func (x *PriceCurrency) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PriceCurrency) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"EUR\", \"USD\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "EUR", "USD")
 	}
 }
 

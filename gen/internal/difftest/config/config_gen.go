@@ -481,7 +481,7 @@ func (x *ConfigMode) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ConfigMode) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"fast\", \"safe\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "fast", "safe")
 	}
 }
 
@@ -680,7 +680,7 @@ func (x *ConfigLevel) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ConfigLevel) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"debug\", \"info\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "debug", "info")
 	}
 }
 

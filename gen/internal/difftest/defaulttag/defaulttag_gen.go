@@ -123,7 +123,7 @@ func CheckResponseSchema(c *wire.Checker, p string, v ResponseSchema) {
 		}
 	case *UnknownResponseSchema:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of file", v.Tag)
+			c.FailNotOneOf(c.Join(p, "type"), "const", v.Tag, "file")
 		}
 	}
 }
@@ -304,7 +304,7 @@ func (x *SchemaType) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SchemaType) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"array\", \"object\", \"string\", \"integer\", \"number\", \"boolean\", \"null\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "array", "object", "string", "integer", "number", "boolean", "null")
 	}
 }
 

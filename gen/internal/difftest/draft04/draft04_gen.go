@@ -5513,7 +5513,7 @@ func (x *SimpleTypes) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SimpleTypes) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"array\", \"boolean\", \"integer\", \"null\", \"number\", \"object\", \"string\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "array", "boolean", "integer", "null", "number", "object", "string")
 	}
 }
 

@@ -568,7 +568,7 @@ func (x *RulePlainConfiguration) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RulePlainConfiguration) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"off\", \"warn\", \"error\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "off", "warn", "error")
 	}
 }
 
@@ -813,7 +813,7 @@ func (x *FixKind) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *FixKind) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"none\", \"safe\", \"unsafe\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "none", "safe", "unsafe")
 	}
 }
 
@@ -1077,7 +1077,7 @@ func (x *MarkdownRuleStringValue) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MarkdownRuleStringValue) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"error\", \"warning\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "error", "warning")
 	}
 }
 
@@ -1291,7 +1291,7 @@ func (x *RuleDomainValue) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RuleDomainValue) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"all\", \"none\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "all", "none")
 	}
 }
 
@@ -1456,7 +1456,7 @@ func (x *LintConfigTabWidthString) CheckWire(c *wire.Checker, p string) {
 	switch string(v) {
 	case "auto":
 	default:
-		c.FailKeyword(p, "const", "%q is not one of auto", string(v))
+		c.FailNotOneOf(p, "const", string(v), "auto")
 	}
 }
 

@@ -544,7 +544,7 @@ func (x *TimeUnit) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TimeUnit) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"year\", \"month\", \"team\", \"utcyear\", \"utcmonth\", \"yearmonth\", \"fast\", \"utcyearmonth\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "year", "month", "team", "utcyear", "utcmonth", "yearmonth", "fast", "utcyearmonth")
 	}
 }
 
@@ -746,7 +746,7 @@ func (x *BlendStringValue) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BlendStringValue) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"multiply\", \"screen\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "multiply", "screen")
 	}
 }
 
@@ -1179,7 +1179,7 @@ func (x *FontWeightStringValue) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *FontWeightStringValue) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"normal\", \"bold\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "normal", "bold")
 	}
 }
 
@@ -1414,7 +1414,7 @@ func (x *TitleAnchorStringValue) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TitleAnchorStringValue) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"start\", \"end\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "start", "end")
 	}
 }
 
@@ -2083,7 +2083,7 @@ func (x *ColorName) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ColorName) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"circle\", \"rect\", \"black\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "circle", "rect", "black")
 	}
 }
 
@@ -2176,7 +2176,7 @@ func (x *SingleTimeUnit) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SingleTimeUnit) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"year\", \"month\", \"team\", \"utcyear\", \"utcmonth\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "year", "month", "team", "utcyear", "utcmonth")
 	}
 }
 
@@ -2228,7 +2228,7 @@ func (x *MultiTimeUnit) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MultiTimeUnit) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"yearmonth\", \"fast\", \"utcyearmonth\", \"team\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "yearmonth", "fast", "utcyearmonth", "team")
 	}
 }
 
@@ -2279,7 +2279,7 @@ func (x *LocalSingleTimeUnit) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LocalSingleTimeUnit) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"year\", \"month\", \"team\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "year", "month", "team")
 	}
 }
 
@@ -2329,7 +2329,7 @@ func (x *UtcSingleTimeUnit) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UtcSingleTimeUnit) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"utcyear\", \"utcmonth\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "utcyear", "utcmonth")
 	}
 }
 
@@ -2379,7 +2379,7 @@ func (x *LocalMultiTimeUnit) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LocalMultiTimeUnit) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"yearmonth\", \"fast\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "yearmonth", "fast")
 	}
 }
 
@@ -2429,7 +2429,7 @@ func (x *UtcMultiTimeUnit) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UtcMultiTimeUnit) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"utcyearmonth\", \"team\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "utcyearmonth", "team")
 	}
 }
 
@@ -2631,13 +2631,13 @@ func (x *Shape) CheckWire(c *wire.Checker, p string) {
 			switch string(v) {
 			case "rect", "circle":
 			default:
-				c.FailKeyword(p, "enum", "%q is not one of rect, circle", string(v))
+				c.FailNotOneOf(p, "enum", string(v), "rect", "circle")
 			}
 		}, func(c *wire.Checker) {
 			switch string(v) {
 			case "circle", "oval":
 			default:
-				c.FailKeyword(p, "enum", "%q is not one of circle, oval", string(v))
+				c.FailNotOneOf(p, "enum", string(v), "circle", "oval")
 			}
 		}} {
 			var q wire.Checker
@@ -2699,7 +2699,7 @@ func (x *BasicShape) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BasicShape) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"rect\", \"circle\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "rect", "circle")
 	}
 }
 
@@ -2749,7 +2749,7 @@ func (x *RoundShape) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RoundShape) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"circle\", \"oval\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "circle", "oval")
 	}
 }
 
@@ -2799,7 +2799,7 @@ func (x *Label) CheckWire(c *wire.Checker, p string) {
 			switch string(v) {
 			case "x", "free":
 			default:
-				c.FailKeyword(p, "enum", "%q is not one of x, free", string(v))
+				c.FailNotOneOf(p, "enum", string(v), "x", "free")
 			}
 		}, func(c *wire.Checker) {
 			if utf8.RuneCountInString(string(v)) > 2 {
@@ -2865,7 +2865,7 @@ func (x *LabelName) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LabelName) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"x\", \"free\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "x", "free")
 	}
 }
 
@@ -2918,7 +2918,7 @@ func (x *Symbol) CheckWire(c *wire.Checker, p string) {
 					switch string(v) {
 					case "rect", "node-1":
 					default:
-						c.FailKeyword(p, "enum", "%q is not one of rect, node-1", string(v))
+						c.FailNotOneOf(p, "enum", string(v), "rect", "node-1")
 					}
 				}, func(c *wire.Checker) {
 					if !pattern0().MatchString(string(v)) {

@@ -627,7 +627,7 @@ func (x *BuildConfigCacheString) CheckWire(c *wire.Checker, p string) {
 	switch string(v) {
 	case "auto":
 	default:
-		c.FailKeyword(p, "const", "%q is not one of auto", string(v))
+		c.FailNotOneOf(p, "const", string(v), "auto")
 	}
 }
 
@@ -798,7 +798,7 @@ func (x *BuildConfigDevtoolStringValue) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BuildConfigDevtoolStringValue) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"eval\", \"source-map\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "eval", "source-map")
 	}
 }
 
@@ -962,7 +962,7 @@ func (x *BuildConfigConclusionStringValue) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BuildConfigConclusionStringValue) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"success\", \"failure\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "success", "failure")
 	}
 }
 
@@ -1115,7 +1115,7 @@ func (x *BuildConfigStatusString) CheckWire(c *wire.Checker, p string) {
 	switch string(v) {
 	case "success":
 	default:
-		c.FailKeyword(p, "const", "%q is not one of success", string(v))
+		c.FailNotOneOf(p, "const", string(v), "success")
 	}
 }
 
@@ -1323,7 +1323,7 @@ func (x *BuildConfigLevelStringValue) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BuildConfigLevelStringValue) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"off\", \"on\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "off", "on")
 	}
 }
 
@@ -2086,7 +2086,7 @@ func (x *UseItemString) CheckWire(c *wire.Checker, p string) {
 	switch string(v) {
 	case "":
 	default:
-		c.FailKeyword(p, "const", "%q is not one of ", string(v))
+		c.FailNotOneOf(p, "const", string(v), "")
 	}
 }
 

@@ -197,12 +197,7 @@ func DecodeParameter(d *wire.Decoder) (Parameter, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"in\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("in")
 	}
 	switch tag {
 	case "body":
@@ -290,7 +285,7 @@ func CheckParameter(c *wire.Checker, p string, v Parameter) {
 		}
 	case *UnknownParameter:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "in"), "const", "%q is not one of body, path, query", v.Tag)
+			c.FailNotOneOf(c.Join(p, "in"), "const", v.Tag, "body", "path", "query")
 		}
 	}
 }
@@ -649,7 +644,7 @@ func (x *ParameterQueryType) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ParameterQueryType) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"string\", \"integer\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "string", "integer")
 	}
 }
 
@@ -1182,7 +1177,7 @@ func (x *Query) CheckWire(c *wire.Checker, p string) {
 		switch string((*x.In)) {
 		case "query":
 		default:
-			c.FailKeyword(p, "const", "%q is not one of query", string((*x.In)))
+			c.FailNotOneOf(p, "const", string((*x.In)), "query")
 		}
 	}
 	if x.Type != nil {
@@ -1357,7 +1352,7 @@ func (x *Path) CheckWire(c *wire.Checker, p string) {
 		switch string((*x.In)) {
 		case "path":
 		default:
-			c.FailKeyword(p, "const", "%q is not one of path", string((*x.In)))
+			c.FailNotOneOf(p, "const", string((*x.In)), "path")
 		}
 	}
 	if x.Type != nil {
@@ -2088,12 +2083,7 @@ func DecodePublishArrayItem(d *wire.Decoder) (PublishArrayItem, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"provider\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("provider")
 	}
 	switch tag {
 	case "github":
@@ -2165,7 +2155,7 @@ func CheckPublishArrayItem(c *wire.Checker, p string, v PublishArrayItem) {
 		}
 	case *UnknownPublishArrayItem:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "provider"), "const", "%q is not one of github, gitlab", v.Tag)
+			c.FailNotOneOf(c.Join(p, "provider"), "const", v.Tag, "github", "gitlab")
 		}
 	}
 }

@@ -174,12 +174,7 @@ func DecodeFigure(d *wire.Decoder) (Figure, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"kind\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("kind")
 	}
 	switch tag {
 	case "circle":
@@ -951,12 +946,7 @@ func DecodeEvent(d *wire.Decoder) (Event, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"kind\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("kind")
 	}
 	switch tag {
 	case "log":
@@ -1331,12 +1321,7 @@ func DecodeSignal(d *wire.Decoder) (Signal, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"kind\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("kind")
 	}
 	switch tag {
 	case "ping":

@@ -106,12 +106,7 @@ func DecodeShape(d *wire.Decoder) (Shape, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"kind\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("kind")
 	}
 	switch tag {
 	case "circle":
@@ -183,7 +178,7 @@ func CheckShape(c *wire.Checker, p string, v Shape) {
 		}
 	case *UnknownShape:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "kind"), "const", "%q is not one of circle, rect", v.Tag)
+			c.FailNotOneOf(c.Join(p, "kind"), "const", v.Tag, "circle", "rect")
 		}
 	}
 }

@@ -475,7 +475,7 @@ func (x *RuleApplicable) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RuleApplicable) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"always\", \"never\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "always", "never")
 	}
 }
 

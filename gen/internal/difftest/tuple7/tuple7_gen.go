@@ -292,7 +292,7 @@ func (x *ChangesetBumpSecond) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ChangesetBumpSecond) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"major\", \"minor\", \"patch\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "major", "minor", "patch")
 	}
 }
 

@@ -1261,7 +1261,7 @@ func (x *UserCreatedMode) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UserCreatedMode) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"live\", \"test\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "live", "test")
 	}
 }
 
@@ -1454,12 +1454,7 @@ func (*UnknownSource) isSource() {}
 func DecodeSource(d *wire.Decoder) (Source, error) {
 	tag, ok, err := d.PeekTag("via")
 	if err == nil && !ok {
-		err = &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"via\"",
-			Offset:  d.Offset(),
-		}
+		err = d.MissingTag("via")
 	}
 	if err != nil {
 		if c, p, nerr := d.NoteValue(err); nerr == nil {
@@ -1542,7 +1537,7 @@ func CheckSource(c *wire.Checker, p string, v Source) {
 		}
 	case *UnknownSource:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "via"), "const", "%q is not one of api, ui", v.Tag)
+			c.FailNotOneOf(c.Join(p, "via"), "const", v.Tag, "api", "ui")
 			if v.Raw != nil {
 				c.CheckRaw(p, []byte(v.Raw), new(baseSource))
 			}
@@ -2445,12 +2440,7 @@ func DecodeEvent(d *wire.Decoder) (Event, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"kind\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("kind")
 	}
 	switch tag {
 	case "created":

@@ -6354,7 +6354,7 @@ func (x *ToolKind) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolKind) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"read\", \"edit\", \"delete\", \"move\", \"search\", \"execute\", \"think\", \"fetch\", \"switch_mode\", \"other\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other")
 	}
 }
 
@@ -6411,7 +6411,7 @@ func (x *ToolCallStatus) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallStatus) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"pending\", \"in_progress\", \"completed\", \"failed\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "pending", "in_progress", "completed", "failed")
 	}
 }
 
@@ -6441,12 +6441,7 @@ func DecodeToolCallContent(d *wire.Decoder) (ToolCallContent, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "content":
@@ -6549,7 +6544,7 @@ func CheckToolCallContent(c *wire.Checker, p string, v ToolCallContent) {
 		}
 	case *UnknownToolCallContent:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of content, diff, terminal", v.Tag)
+			c.FailNotOneOf(c.Join(p, "type"), "const", v.Tag, "content", "diff", "terminal")
 		}
 	}
 }
@@ -6716,12 +6711,7 @@ func DecodeContentBlock(d *wire.Decoder) (ContentBlock, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "text":
@@ -6866,7 +6856,7 @@ func CheckContentBlock(c *wire.Checker, p string, v ContentBlock) {
 		}
 	case *UnknownContentBlock:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of audio, image, resource, resource_link, text", v.Tag)
+			c.FailNotOneOf(c.Join(p, "type"), "const", v.Tag, "audio", "image", "resource", "resource_link", "text")
 		}
 	}
 }
@@ -7323,7 +7313,7 @@ func (x *Role) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Role) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"assistant\", \"user\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "assistant", "user")
 	}
 }
 
@@ -9487,7 +9477,7 @@ func (x *PermissionOptionKind) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PermissionOptionKind) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"allow_once\", \"allow_always\", \"reject_once\", \"reject_always\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "allow_once", "allow_always", "reject_once", "reject_always")
 	}
 }
 
@@ -10494,12 +10484,7 @@ func DecodeCreateElicitationRequest(d *wire.Decoder) (CreateElicitationRequest, 
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"mode\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("mode")
 	}
 	switch tag {
 	case "form":
@@ -11124,7 +11109,7 @@ func (x *ElicitationSchemaType) CheckWire(c *wire.Checker, p string) {
 	switch string(v) {
 	case "object":
 	default:
-		c.FailKeyword(p, "const", "%q is not one of object", string(v))
+		c.FailNotOneOf(p, "const", string(v), "object")
 	}
 }
 
@@ -11154,12 +11139,7 @@ func DecodeElicitationPropertySchema(d *wire.Decoder) (ElicitationPropertySchema
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "string":
@@ -11852,7 +11832,7 @@ func (x *StringFormat) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StringFormat) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"email\", \"uri\", \"date\", \"date-time\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "email", "uri", "date", "date-time")
 	}
 }
 
@@ -17339,7 +17319,7 @@ func CheckAuthMethod(c *wire.Checker, p string, v AuthMethod) {
 		}
 	case *UnknownAuthMethod:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of terminal", v.Tag)
+			c.FailNotOneOf(c.Join(p, "type"), "const", v.Tag, "terminal")
 		}
 	}
 }
@@ -18876,12 +18856,7 @@ func (*UnknownSessionConfigOption) isSessionConfigOption() {}
 func DecodeSessionConfigOption(d *wire.Decoder) (SessionConfigOption, error) {
 	tag, ok, err := d.PeekTag("type")
 	if err == nil && !ok {
-		err = &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		err = d.MissingTag("type")
 	}
 	if err != nil {
 		if c, p, nerr := d.NoteValue(err); nerr == nil {
@@ -18964,7 +18939,7 @@ func CheckSessionConfigOption(c *wire.Checker, p string, v SessionConfigOption) 
 		}
 	case *UnknownSessionConfigOption:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of boolean, select", v.Tag)
+			c.FailNotOneOf(c.Join(p, "type"), "const", v.Tag, "boolean", "select")
 			if v.Raw != nil {
 				c.CheckRaw(p, []byte(v.Raw), new(baseSessionConfigOption))
 			}
@@ -21953,7 +21928,7 @@ func (x *StopReason) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StopReason) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"end_turn\", \"max_tokens\", \"max_turn_requests\", \"refusal\", \"cancelled\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled")
 	}
 }
 
@@ -22844,12 +22819,7 @@ func DecodeSessionUpdate(d *wire.Decoder) (SessionUpdate, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"sessionUpdate\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("sessionUpdate")
 	}
 	switch tag {
 	case "user_message_chunk":
@@ -23168,7 +23138,7 @@ func CheckSessionUpdate(c *wire.Checker, p string, v SessionUpdate) {
 		}
 	case *UnknownSessionUpdate:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "sessionUpdate"), "const", "%q is not one of agent_message_chunk, agent_thought_chunk, available_commands_update, compaction_summary_chunk, compaction_update, config_option_update, current_mode_update, notice, plan, session_info_update, tool_call, tool_call_update, usage_update, user_message_chunk", v.Tag)
+			c.FailNotOneOf(c.Join(p, "sessionUpdate"), "const", v.Tag, "agent_message_chunk", "agent_thought_chunk", "available_commands_update", "compaction_summary_chunk", "compaction_update", "config_option_update", "current_mode_update", "notice", "plan", "session_info_update", "tool_call", "tool_call_update", "usage_update", "user_message_chunk")
 		}
 	}
 }
@@ -24261,7 +24231,7 @@ func (x *PlanEntryPriority) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanEntryPriority) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"high\", \"medium\", \"low\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "high", "medium", "low")
 	}
 }
 
@@ -24315,7 +24285,7 @@ func (x *PlanEntryStatus) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanEntryStatus) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"pending\", \"in_progress\", \"completed\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "pending", "in_progress", "completed")
 	}
 }
 
@@ -29274,7 +29244,7 @@ func CheckMCPServer(c *wire.Checker, p string, v MCPServer) {
 		}
 	case *UnknownMCPServer:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of http, sse", v.Tag)
+			c.FailNotOneOf(c.Join(p, "type"), "const", v.Tag, "http", "sse")
 		}
 	}
 }
@@ -31198,7 +31168,7 @@ func CheckSetSessionConfigOptionRequest(c *wire.Checker, p string, v SetSessionC
 		}
 	case *UnknownSetSessionConfigOptionRequest:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of boolean", v.Tag)
+			c.FailNotOneOf(c.Join(p, "type"), "const", v.Tag, "boolean")
 			if v.Raw != nil {
 				c.CheckRaw(p, []byte(v.Raw), new(baseSetSessionConfigOptionRequest))
 			}
@@ -32896,12 +32866,7 @@ func DecodeRequestPermissionOutcome(d *wire.Decoder) (RequestPermissionOutcome, 
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"outcome\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("outcome")
 	}
 	switch tag {
 	case "cancelled":
@@ -32978,7 +32943,7 @@ func CheckRequestPermissionOutcome(c *wire.Checker, p string, v RequestPermissio
 		}
 	case *UnknownRequestPermissionOutcome:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "outcome"), "const", "%q is not one of cancelled, selected", v.Tag)
+			c.FailNotOneOf(c.Join(p, "outcome"), "const", v.Tag, "cancelled", "selected")
 		}
 	}
 }
@@ -34063,12 +34028,7 @@ func DecodeCreateElicitationResponse(d *wire.Decoder) (CreateElicitationResponse
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"action\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("action")
 	}
 	switch tag {
 	case "accept":

@@ -8868,7 +8868,7 @@ func (x *ToolKind) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolKind) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"read\", \"edit\", \"delete\", \"move\", \"search\", \"execute\", \"think\", \"fetch\", \"switch_mode\", \"other\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other")
 	}
 }
 
@@ -8925,7 +8925,7 @@ func (x *ToolCallStatus) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallStatus) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"pending\", \"in_progress\", \"completed\", \"failed\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "pending", "in_progress", "completed", "failed")
 	}
 }
 
@@ -8955,12 +8955,7 @@ func DecodeToolCallContent(d *wire.Decoder) (ToolCallContent, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "content":
@@ -9063,7 +9058,7 @@ func CheckToolCallContent(c *wire.Checker, p string, v ToolCallContent) {
 		}
 	case *UnknownToolCallContent:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of content, diff, terminal", v.Tag)
+			c.FailNotOneOf(c.Join(p, "type"), "const", v.Tag, "content", "diff", "terminal")
 		}
 	}
 }
@@ -9230,12 +9225,7 @@ func DecodeContentBlock(d *wire.Decoder) (ContentBlock, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "text":
@@ -9380,7 +9370,7 @@ func CheckContentBlock(c *wire.Checker, p string, v ContentBlock) {
 		}
 	case *UnknownContentBlock:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of audio, image, resource, resource_link, text", v.Tag)
+			c.FailNotOneOf(c.Join(p, "type"), "const", v.Tag, "audio", "image", "resource", "resource_link", "text")
 		}
 	}
 }
@@ -9837,7 +9827,7 @@ func (x *Role) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Role) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"assistant\", \"user\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "assistant", "user")
 	}
 }
 
@@ -12001,7 +11991,7 @@ func (x *PermissionOptionKind) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PermissionOptionKind) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"allow_once\", \"allow_always\", \"reject_once\", \"reject_always\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "allow_once", "allow_always", "reject_once", "reject_always")
 	}
 }
 
@@ -13008,12 +12998,7 @@ func DecodeCreateElicitationRequest(d *wire.Decoder) (CreateElicitationRequest, 
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"mode\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("mode")
 	}
 	switch tag {
 	case "form":
@@ -13638,7 +13623,7 @@ func (x *ElicitationSchemaType) CheckWire(c *wire.Checker, p string) {
 	switch string(v) {
 	case "object":
 	default:
-		c.FailKeyword(p, "const", "%q is not one of object", string(v))
+		c.FailNotOneOf(p, "const", string(v), "object")
 	}
 }
 
@@ -13668,12 +13653,7 @@ func DecodeElicitationPropertySchema(d *wire.Decoder) (ElicitationPropertySchema
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "string":
@@ -14366,7 +14346,7 @@ func (x *StringFormat) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StringFormat) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"email\", \"uri\", \"date\", \"date-time\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "email", "uri", "date", "date-time")
 	}
 }
 
@@ -21565,7 +21545,7 @@ func CheckAuthMethod(c *wire.Checker, p string, v AuthMethod) {
 		}
 	case *UnknownAuthMethod:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of terminal", v.Tag)
+			c.FailNotOneOf(c.Join(p, "type"), "const", v.Tag, "terminal")
 		}
 	}
 }
@@ -24394,12 +24374,7 @@ func (*UnknownSessionConfigOption) isSessionConfigOption() {}
 func DecodeSessionConfigOption(d *wire.Decoder) (SessionConfigOption, error) {
 	tag, ok, err := d.PeekTag("type")
 	if err == nil && !ok {
-		err = &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		err = d.MissingTag("type")
 	}
 	if err != nil {
 		if c, p, nerr := d.NoteValue(err); nerr == nil {
@@ -24482,7 +24457,7 @@ func CheckSessionConfigOption(c *wire.Checker, p string, v SessionConfigOption) 
 		}
 	case *UnknownSessionConfigOption:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of boolean, select", v.Tag)
+			c.FailNotOneOf(c.Join(p, "type"), "const", v.Tag, "boolean", "select")
 			if v.Raw != nil {
 				c.CheckRaw(p, []byte(v.Raw), new(baseSessionConfigOption))
 			}
@@ -28260,7 +28235,7 @@ func (x *StopReason) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StopReason) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"end_turn\", \"max_tokens\", \"max_turn_requests\", \"refusal\", \"cancelled\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled")
 	}
 }
 
@@ -29466,12 +29441,7 @@ func DecodeSessionUpdate(d *wire.Decoder) (SessionUpdate, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"sessionUpdate\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("sessionUpdate")
 	}
 	switch tag {
 	case "user_message_chunk":
@@ -29895,7 +29865,7 @@ func CheckSessionUpdate(c *wire.Checker, p string, v SessionUpdate) {
 		}
 	case *UnknownSessionUpdate:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "sessionUpdate"), "const", "%q is not one of agent_message_chunk, agent_thought_chunk, available_commands_update, compaction_summary_chunk, compaction_update, config_option_update, current_mode_update, notice, plan, plan_removed, plan_update, session_info_update, session_message, session_message_chunk, subagent_update, tool_call, tool_call_update, usage_update, user_message_chunk", v.Tag)
+			c.FailNotOneOf(c.Join(p, "sessionUpdate"), "const", v.Tag, "agent_message_chunk", "agent_thought_chunk", "available_commands_update", "compaction_summary_chunk", "compaction_update", "config_option_update", "current_mode_update", "notice", "plan", "plan_removed", "plan_update", "session_info_update", "session_message", "session_message_chunk", "subagent_update", "tool_call", "tool_call_update", "usage_update", "user_message_chunk")
 		}
 	}
 }
@@ -30988,7 +30958,7 @@ func (x *PlanEntryPriority) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanEntryPriority) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"high\", \"medium\", \"low\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "high", "medium", "low")
 	}
 }
 
@@ -31042,7 +31012,7 @@ func (x *PlanEntryStatus) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanEntryStatus) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"pending\", \"in_progress\", \"completed\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "pending", "in_progress", "completed")
 	}
 }
 
@@ -31200,12 +31170,7 @@ func DecodePlanUpdateContent(d *wire.Decoder) (PlanUpdateContent, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "items":
@@ -31308,7 +31273,7 @@ func CheckPlanUpdateContent(c *wire.Checker, p string, v PlanUpdateContent) {
 		}
 	case *UnknownPlanUpdateContent:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of file, items, markdown", v.Tag)
+			c.FailNotOneOf(c.Join(p, "type"), "const", v.Tag, "file", "items", "markdown")
 		}
 	}
 }
@@ -34478,12 +34443,7 @@ func DecodeStateUpdate(d *wire.Decoder) (StateUpdate, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"state\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("state")
 	}
 	switch tag {
 	case "running":
@@ -41186,7 +41146,7 @@ func CheckMCPServer(c *wire.Checker, p string, v MCPServer) {
 		}
 	case *UnknownMCPServer:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of acp, http, sse", v.Tag)
+			c.FailNotOneOf(c.Join(p, "type"), "const", v.Tag, "acp", "http", "sse")
 		}
 	}
 }
@@ -44405,7 +44365,7 @@ func CheckSetSessionConfigOptionRequest(c *wire.Checker, p string, v SetSessionC
 		}
 	case *UnknownSetSessionConfigOptionRequest:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of boolean", v.Tag)
+			c.FailNotOneOf(c.Join(p, "type"), "const", v.Tag, "boolean")
 			if v.Raw != nil {
 				c.CheckRaw(p, []byte(v.Raw), new(baseSetSessionConfigOptionRequest))
 			}
@@ -46132,12 +46092,7 @@ func DecodeRequestPermissionOutcome(d *wire.Decoder) (RequestPermissionOutcome, 
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"outcome\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("outcome")
 	}
 	switch tag {
 	case "cancelled":
@@ -46214,7 +46169,7 @@ func CheckRequestPermissionOutcome(c *wire.Checker, p string, v RequestPermissio
 		}
 	case *UnknownRequestPermissionOutcome:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "outcome"), "const", "%q is not one of cancelled, selected", v.Tag)
+			c.FailNotOneOf(c.Join(p, "outcome"), "const", v.Tag, "cancelled", "selected")
 		}
 	}
 }
@@ -47299,12 +47254,7 @@ func DecodeCreateElicitationResponse(d *wire.Decoder) (CreateElicitationResponse
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"action\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("action")
 	}
 	switch tag {
 	case "accept":

@@ -9242,12 +9242,7 @@ func DecodeRequestPermissionSubject(d *wire.Decoder) (RequestPermissionSubject, 
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "tool_call":
@@ -10127,12 +10122,7 @@ func DecodeToolCallContent(d *wire.Decoder) (ToolCallContent, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "content":
@@ -10398,12 +10388,7 @@ func DecodeContentBlock(d *wire.Decoder) (ContentBlock, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "text":
@@ -13063,12 +13048,7 @@ func DecodeDiffChange(d *wire.Decoder) (DiffChange, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"operation\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("operation")
 	}
 	switch tag {
 	case "add":
@@ -15737,12 +15717,7 @@ func DecodeCreateElicitationRequest(d *wire.Decoder) (CreateElicitationRequest, 
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"mode\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("mode")
 	}
 	switch tag {
 	case "form":
@@ -16364,7 +16339,7 @@ func (x *ElicitationSchemaType) CheckWire(c *wire.Checker, p string) {
 	switch string(v) {
 	case "object":
 	default:
-		c.FailKeyword(p, "const", "%q is not one of object", string(v))
+		c.FailNotOneOf(p, "const", string(v), "object")
 	}
 }
 
@@ -16394,12 +16369,7 @@ func DecodeElicitationPropertySchema(d *wire.Decoder) (ElicitationPropertySchema
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "string":
@@ -24644,12 +24614,7 @@ func DecodeAuthMethod(d *wire.Decoder) (AuthMethod, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "terminal":
@@ -27113,12 +27078,7 @@ func DecodeSessionConfigOption(d *wire.Decoder) (SessionConfigOption, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "select":
@@ -28518,12 +28478,7 @@ func DecodeAvailableCommand(d *wire.Decoder) (AvailableCommand, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "command":
@@ -28802,12 +28757,7 @@ func DecodeAvailableCommandInput(d *wire.Decoder) (AvailableCommandInput, error)
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "text":
@@ -30275,12 +30225,7 @@ func DecodeStateUpdate(d *wire.Decoder) (StateUpdate, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"state\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("state")
 	}
 	switch tag {
 	case "running":
@@ -30603,12 +30548,7 @@ func DecodeBackgroundWork(d *wire.Decoder) (BackgroundWork, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "terminal":
@@ -36325,12 +36265,7 @@ func DecodeSessionUpdate(d *wire.Decoder) (SessionUpdate, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"sessionUpdate\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("sessionUpdate")
 	}
 	switch tag {
 	case "user_message_chunk":
@@ -39263,12 +39198,7 @@ func DecodePlanUpdateContent(d *wire.Decoder) (PlanUpdateContent, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "items":
@@ -46024,12 +45954,7 @@ func DecodeMCPServer(d *wire.Decoder) (MCPServer, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "http":
@@ -48543,12 +48468,7 @@ func DecodeReplayFrom(d *wire.Decoder) (ReplayFrom, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "start":
@@ -49123,12 +49043,7 @@ func DecodeSetSessionConfigOptionRequest(d *wire.Decoder) (SetSessionConfigOptio
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "id":
@@ -50462,12 +50377,7 @@ func DecodeRequestPermissionOutcome(d *wire.Decoder) (RequestPermissionOutcome, 
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"outcome\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("outcome")
 	}
 	switch tag {
 	case "cancelled":
@@ -50801,12 +50711,7 @@ func DecodeCreateElicitationResponse(d *wire.Decoder) (CreateElicitationResponse
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"action\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("action")
 	}
 	switch tag {
 	case "accept":

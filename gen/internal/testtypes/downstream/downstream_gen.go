@@ -227,12 +227,7 @@ func DecodePart(d *wire.Decoder) (Part, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"kind\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("kind")
 	}
 	switch tag {
 	case "text":
@@ -304,7 +299,7 @@ func CheckPart(c *wire.Checker, p string, v Part) {
 		}
 	case *UnknownPart:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "kind"), "const", "%q is not one of plan, text", v.Tag)
+			c.FailNotOneOf(c.Join(p, "kind"), "const", v.Tag, "plan", "text")
 		}
 	}
 }

@@ -652,7 +652,7 @@ func (x *EnvelopeV) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EnvelopeV) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"1\", \"2\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "1", "2")
 	}
 }
 

@@ -1402,12 +1402,7 @@ func DecodeEvent(d *wire.Decoder) (Event, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "started":
@@ -1511,7 +1506,7 @@ func CheckEvent(c *wire.Checker, p string, v Event) {
 		}
 	case *UnknownEvent:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of chunk, moved, started, thought_chunk", v.Tag)
+			c.FailNotOneOf(c.Join(p, "type"), "const", v.Tag, "chunk", "moved", "started", "thought_chunk")
 		}
 	}
 }
@@ -2066,7 +2061,7 @@ func (x *Priority) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Priority) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.FailKeyword(p, "enum", "%q is not one of \"low\", \"normal\", \"high\"", string(*x))
+		c.FailNotOneOf(p, "enum", string(*x), "low", "normal", "high")
 	}
 }
 
@@ -2434,7 +2429,7 @@ func CheckServer(c *wire.Checker, p string, v Server) {
 		}
 	case *UnknownServer:
 		if v != nil {
-			c.FailKeyword(c.Join(p, "type"), "const", "%q is not one of http", v.Tag)
+			c.FailNotOneOf(c.Join(p, "type"), "const", v.Tag, "http")
 		}
 	}
 }
@@ -3101,12 +3096,7 @@ func DecodePick(d *wire.Decoder) (Pick, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"op\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("op")
 	}
 	switch tag {
 	case "add":

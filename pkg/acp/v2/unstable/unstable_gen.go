@@ -4572,12 +4572,7 @@ func DecodeMCPServer(d *wire.Decoder) (MCPServer, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "http":
@@ -5345,12 +5340,7 @@ func DecodeSessionUpdate(d *wire.Decoder) (SessionUpdate, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"sessionUpdate\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("sessionUpdate")
 	}
 	switch tag {
 	case "user_message_chunk":
@@ -7056,12 +7046,7 @@ func DecodeStateUpdate(d *wire.Decoder) (StateUpdate, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"state\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("state")
 	}
 	switch tag {
 	case "running":
@@ -7383,12 +7368,7 @@ func DecodeBackgroundWork(d *wire.Decoder) (BackgroundWork, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "terminal":
@@ -10080,12 +10060,7 @@ func DecodePlanUpdateContent(d *wire.Decoder) (PlanUpdateContent, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:    wire.CodeTag,
-			Keyword: "required",
-			Msg:     "missing the tag member \"type\"",
-			Offset:  d.Offset(),
-		}
+		return nil, d.MissingTag("type")
 	}
 	switch tag {
 	case "items":
