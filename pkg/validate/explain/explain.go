@@ -30,46 +30,95 @@ import (
 )
 
 // Docs are the schema documents that findings name types from: each file's
-// root title and its parsed document, by $id. They are read once, when the
-// first failure needs them, and are then read-only.
+// root title and its parsed document, by $id. A document is read when a
+// failure first needs it: the file whose path is its $id past the
+// prefix, or, for an $id that names no such file, every file once. It is
+// safe for concurrent use.
 type Docs struct {
-	once   sync.Once
 	fsys   fs.FS
 	prefix string
-	titles map[string]string
-	docs   map[string]any
+	mu     sync.Mutex
+	byID   map[string]*docFile // nil for an $id no file has
+	walked bool                // every file has been read
+}
+
+// docFile is a schema file as Docs keeps it.
+type docFile struct {
+	doc   any
+	title string
 }
 
 // NewDocs returns the documents of the schema files (*.json) of fsys, whose
 // $ids start with idPrefix; nothing is read until a failure is explained.
-func NewDocs(fsys fs.FS, idPrefix string) *Docs { return &Docs{fsys: fsys, prefix: idPrefix} }
+func NewDocs(fsys fs.FS, idPrefix string) *Docs {
+	return &Docs{fsys: fsys, prefix: idPrefix, byID: map[string]*docFile{}}
+}
 
-func (d *Docs) load() {
-	d.once.Do(func() {
-		d.titles, d.docs = map[string]string{}, map[string]any{}
+// file returns the document whose $id is id, or nil.
+func (d *Docs) file(id string) *docFile {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if f, ok := d.byID[id]; ok {
+		return f
+	}
+	if p, ok := strings.CutPrefix(id, d.prefix); ok && fs.ValidPath(p) {
+		if got, f := d.read(p); f != nil && got == id {
+			d.byID[id] = f
+			return f
+		}
+	}
+	if !d.walked {
+		d.walked = true
 		_ = fs.WalkDir(d.fsys, ".", func(p string, e fs.DirEntry, err error) error {
 			if err != nil || e.IsDir() || path.Ext(p) != ".json" {
 				return nil
 			}
-			b, err := fs.ReadFile(d.fsys, p)
-			if err != nil {
-				return nil
-			}
-			var doc map[string]any
-			if json.Unmarshal(b, &doc) != nil {
-				return nil
-			}
-			id, _ := doc["$id"].(string)
-			if id == "" {
-				id = d.prefix + p
-			}
-			d.docs[id] = doc
-			if t, _ := doc["title"].(string); t != "" {
-				d.titles[id] = t
+			if got, f := d.read(p); f != nil {
+				if d.byID[got] == nil {
+					d.byID[got] = f
+				}
 			}
 			return nil
 		})
-	})
+	}
+	f := d.byID[id]
+	d.byID[id] = f // remembered, found or not
+	return f
+}
+
+// read parses the schema file at p and returns its $id (the prefix and p
+// when it names none) and the file; nil when it is not a JSON object.
+func (d *Docs) read(p string) (string, *docFile) {
+	b, err := fs.ReadFile(d.fsys, p)
+	if err != nil {
+		return "", nil
+	}
+	var doc map[string]any
+	if json.Unmarshal(b, &doc) != nil {
+		return "", nil
+	}
+	id, _ := doc["$id"].(string)
+	if id == "" {
+		id = d.prefix + p
+	}
+	title, _ := doc["title"].(string)
+	return id, &docFile{doc: doc, title: title}
+}
+
+// doc returns the document whose $id is id, or nil.
+func (d *Docs) doc(id string) any {
+	if f := d.file(id); f != nil {
+		return f.doc
+	}
+	return nil
+}
+
+// title returns the root title of the document whose $id is id, or "".
+func (d *Docs) title(id string) string {
+	if f := d.file(id); f != nil {
+		return f.title
+	}
+	return ""
 }
 
 // Explainer explains the schema failures of one protocol's messages. It is
@@ -125,8 +174,7 @@ func (e *Explainer) explainTreeContent(ck protocol.Check, verr *jsonschema.Valid
 // issues is the leaf causes of verr, every one (ck.Skip is the caller's
 // to apply), content told as in explainTreeContent.
 func (e *Explainer) issues(verr *jsonschema.ValidationError, at func(loc []string) any, content func(loc []string)) []issue {
-	e.docs.load()
-	x := newExplainer(e.proto, e.docs.titles, e.docs.docs)
+	x := newExplainer(e.proto, e.docs)
 	x.content = content
 	return x.explain(verr, at)
 }
@@ -146,8 +194,7 @@ type issue struct {
 // explainer turns a jsonschema error tree into one sentence per leaf cause.
 type explainer struct {
 	proto   string
-	titles  map[string]string // schema file URL -> root title
-	docs    map[string]any    // schema file URL -> document
+	docs    *Docs             // the schema documents, by file URL
 	printer *xmessage.Printer // made when a kind without its own sentence first needs it
 	// content, when set, is told of every value whose contents (not only
 	// its shape) a sentence quotes beyond the failed keywords' own (see
@@ -155,14 +202,14 @@ type explainer struct {
 	content func(loc []string)
 }
 
-func newExplainer(proto string, titles map[string]string, docs map[string]any) *explainer {
-	return &explainer{proto: proto, titles: titles, docs: docs}
+func newExplainer(proto string, docs *Docs) *explainer {
+	return &explainer{proto: proto, docs: docs}
 }
 
 // schemaAt returns the raw schema at an absolute schema URL.
 func (x *explainer) schemaAt(schemaURL string) map[string]any {
 	file, frag, _ := strings.Cut(schemaURL, "#")
-	v := x.docs[file]
+	v := x.docs.doc(file)
 	for _, t := range protocol.SplitPointer(frag) {
 		v = protocol.Lookup(v, []string{t})
 	}
@@ -798,7 +845,7 @@ func (x *explainer) name(schemaURL string) string {
 			return toks[i+1]
 		}
 	}
-	if t := x.titles[file]; t != "" {
+	if t := x.docs.title(file); t != "" {
 		return t
 	}
 	if i := strings.LastIndexByte(file, '/'); i >= 0 {
