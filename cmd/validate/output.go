@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -176,18 +177,33 @@ func (p *printer) records(name string) func(validate.MessageInfo) {
 // escapeText.
 func textFinding(f validate.Finding) string {
 	var sb strings.Builder
-	if f.Line > 0 {
-		fmt.Fprintf(&sb, "%s:%d: %s: ", escapeText(f.File), f.Line, f.Severity)
-	} else {
-		// About the whole file (it could not be read): no line.
-		fmt.Fprintf(&sb, "%s: %s: ", escapeText(f.File), f.Severity)
+	sb.Grow(len(f.File) + len(f.Pointer) + len(f.Message) + len(f.Rule) + len(f.Requirement) + len(f.Side) + 32)
+	writeEscaped(&sb, f.File, text)
+	if f.Line > 0 { // none for a finding about the whole file (it could not be read)
+		var num [20]byte
+		sb.WriteByte(':')
+		sb.Write(strconv.AppendInt(num[:0], int64(f.Line), 10))
 	}
+	sb.WriteString(": ")
+	sb.WriteString(f.Severity.String())
+	sb.WriteString(": ")
 	if f.Pointer != "" {
-		sb.WriteString(escapeText(f.Pointer))
+		writeEscaped(&sb, f.Pointer, text)
 		sb.WriteString(": ")
 	}
-	sb.WriteString(escapeText(f.Message))
-	fmt.Fprintf(&sb, " [%s]", escapeText(f.Tag()))
+	writeEscaped(&sb, f.Message, text)
+	// f.Tag(), escaped.
+	sb.WriteString(" [")
+	writeEscaped(&sb, f.Rule, text)
+	if f.Requirement != "" {
+		sb.WriteByte(' ')
+		writeEscaped(&sb, f.Requirement, text)
+	}
+	if f.Side != "" {
+		sb.WriteString(", ")
+		writeEscaped(&sb, f.Side, text)
+	}
+	sb.WriteByte(']')
 	return sb.String()
 }
 
@@ -245,25 +261,53 @@ const (
 // escape implements escapeText, escapeData and escapeProperty. It returns s
 // itself when nothing needs escaping.
 func escape(s string, mode escapeMode) string {
-	i := 0
-	for i < len(s) {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if needsEscape(r, size, mode) {
-			break
-		}
-		i += size
-	}
+	i := plainPrefix(s, mode)
 	if i == len(s) {
 		return s
 	}
 	var sb strings.Builder
 	sb.Grow(len(s) + 16)
 	sb.WriteString(s[:i])
+	writeEscapedFrom(&sb, s, i, mode)
+	return sb.String()
+}
+
+// writeEscaped writes s to sb as escape returns it.
+func writeEscaped(sb *strings.Builder, s string, mode escapeMode) {
+	i := plainPrefix(s, mode)
+	sb.WriteString(s[:i])
+	if i < len(s) {
+		writeEscapedFrom(sb, s, i, mode)
+	}
+}
+
+// plainPrefix is the length of the start of s that needs no escape.
+func plainPrefix(s string, mode escapeMode) int {
+	i := 0
+	for i < len(s) {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c < 0x20 || c == 0x7f || mode != text && c == '%' || mode == githubProperty && (c == ':' || c == ',') {
+				return i
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if needsEscape(r, size, mode) {
+			return i
+		}
+		i += size
+	}
+	return i
+}
+
+// writeEscapedFrom writes s[i:] to sb, escaped.
+func writeEscapedFrom(sb *strings.Builder, s string, i int, mode escapeMode) {
 	for i < len(s) {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && size <= 1:
-			fmt.Fprintf(&sb, `\x%02x`, s[i])
+			fmt.Fprintf(sb, `\x%02x`, s[i])
 		case mode != text && r == '%':
 			sb.WriteString("%25")
 		case mode != text && r == '\r':
@@ -281,15 +325,14 @@ func escape(s string, mode escapeMode) string {
 		case r == '\t':
 			sb.WriteString(`\t`)
 		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&sb, `\x%02x`, r)
+			fmt.Fprintf(sb, `\x%02x`, r)
 		case unsafeRune(r):
-			fmt.Fprintf(&sb, `\u%04x`, r)
+			fmt.Fprintf(sb, `\u%04x`, r)
 		default:
 			sb.WriteString(s[i : i+size])
 		}
 		i += size
 	}
-	return sb.String()
 }
 
 func needsEscape(r rune, size int, mode escapeMode) bool {
