@@ -60,6 +60,7 @@ type state struct {
 	strict   bool
 
 	exercised    *protocol.Exercise // requirements whose situation the trace reached
+	noted        [32]string         // rows exercise noted, by a hash of the id (a cache of exercised)
 	authMethods  string             // where the initialize result lists auth methods
 	initAnswered bool               // an initialize was answered
 	// speaksExt is set, by direction, when that side showed it speaks
