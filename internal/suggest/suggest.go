@@ -86,7 +86,7 @@ func NearMember(want string, names []string) string {
 // or two it is the start of (allow for allow_once and allow_always); none
 // when nothing is that close.
 func Meant(got string, allowed []string) []string {
-	if got == "" {
+	if got == "" || len(got) > MaxName {
 		return nil
 	}
 	if near := Near(got, allowed); near != "" && near != got {
@@ -98,7 +98,7 @@ func Meant(got string, allowed []string) []string {
 	}
 	var starts []string
 	for _, w := range allowed {
-		if strings.HasPrefix(Fold(w), f) {
+		if w != got && strings.HasPrefix(Fold(w), f) {
 			starts = append(starts, w)
 		}
 	}

@@ -1,6 +1,10 @@
 package suggest
 
-import "testing"
+import (
+	"slices"
+	"strings"
+	"testing"
+)
 
 func TestNearKey(t *testing.T) {
 	for _, tc := range []struct {
@@ -53,5 +57,25 @@ func TestNearBounded(t *testing.T) {
 	}
 	if got := Near(string(long), []string{"aaaa"}); got != "" {
 		t.Errorf("a 1 MiB name got a suggestion %q; names over MaxName are never compared", got)
+	}
+}
+
+func TestMeant(t *testing.T) {
+	allowed := []string{"allow_once", "allow_always", "reject_once", "end_turn", "text"}
+	for _, c := range []struct {
+		got  string
+		want []string
+	}{
+		{"end-turn", []string{"end_turn"}},
+		{"txt", []string{"text"}},
+		{"allow", []string{"allow_once", "allow_always"}},
+		{"text", nil}, // allowed already
+		{"zzz", nil},
+		{"", nil},
+		{strings.Repeat("allow", 1<<18), nil}, // past MaxName: not compared
+	} {
+		if got := Meant(c.got, allowed); !slices.Equal(got, c.want) {
+			t.Errorf("Meant(%.20q) = %q, want %q", c.got, got, c.want)
+		}
 	}
 }
