@@ -33,10 +33,8 @@ func Near(name string, known []string) string {
 		return ""
 	}
 	f := Fold(name)
-	for _, k := range known {
-		if Fold(k) == f {
-			return k
-		}
+	if k := sameFolded(f, known); k != "" {
+		return k
 	}
 	best, bestD := "", 3
 	for _, k := range known {
@@ -122,10 +120,8 @@ func Misspelt(key string, known []string) string {
 		}
 	}
 	f := Fold(key)
-	for _, k := range known {
-		if Fold(k) == f {
-			return k
-		}
+	if k := sameFolded(f, known); k != "" {
+		return k
 	}
 	best, bestD := "", 3
 	for _, k := range known {
@@ -142,6 +138,16 @@ func Misspelt(key string, known []string) string {
 		}
 	}
 	return best
+}
+
+// sameFolded returns the first of known that folds to folded, or "".
+func sameFolded(folded string, known []string) string {
+	for _, k := range known {
+		if Fold(k) == folded {
+			return k
+		}
+	}
+	return ""
 }
 
 func nearest(want string, keys []string) string {
