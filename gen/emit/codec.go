@@ -47,6 +47,14 @@ func (w wrapFn) down(at func(err jen.Code) jen.Code, after ...jen.Code) wrapFn {
 	return wrapFn{at: at, rec: &recovery{levels: w.rec.levels + 1, after: after}, found: w.found}
 }
 
+// orNull is w for the value of a member that may also be null: a type
+// error of the value says that null is allowed too (wire.OrNull).
+func (w wrapFn) orNull() wrapFn {
+	at := w.at
+	w.at = func(err jen.Code) jen.Code { return at(wire("OrNull").Call(err)) }
+	return w
+}
+
 // keeping is w with after run when it recovers.
 func (w wrapFn) keeping(after ...jen.Code) wrapFn {
 	if w.rec == nil {
@@ -144,12 +152,16 @@ func (g *gen) decodeField(f *model.Field, wrap wrapFn) []jen.Code {
 			return []jen.Code{
 				jen.List(jen.Id("isNull"), jen.Err()).Op(":=").Id("d").Dot("IsNull").Call(),
 				retErr(wrap),
-				jen.If(jen.Op("!").Id("isNull")).Block(g.decodeValue(f.Type, target, inner, 0)...),
+				jen.If(jen.Op("!").Id("isNull")).Block(g.decodeValue(f.Type, target, inner.orNull(), 0)...),
 			}
 		}
 		return g.decodeValue(f.Type, target, inner, 0)
 	case model.Pointer:
-		inner := append([]jen.Code{jen.Id("v").Op(":=").New(goType(f.Type))}, g.decodeValue(f.Type, jen.Parens(jen.Op("*").Id("v")), wrap.keeping(target.Clone().Op("=").Id("v")), 1)...)
+		vwrap := wrap.keeping(target.Clone().Op("=").Id("v"))
+		if f.Nullable {
+			vwrap = vwrap.orNull()
+		}
+		inner := append([]jen.Code{jen.Id("v").Op(":=").New(goType(f.Type))}, g.decodeValue(f.Type, jen.Parens(jen.Op("*").Id("v")), vwrap, 1)...)
 		inner = append(inner, target.Clone().Op("=").Id("v"))
 		if f.Nullable {
 			return []jen.Code{
@@ -160,7 +172,7 @@ func (g *gen) decodeField(f *model.Field, wrap wrapFn) []jen.Code {
 		}
 		return []jen.Code{jen.Block(inner...)}
 	case model.Opt:
-		inner := append([]jen.Code{jen.Var().Id("v").Add(goType(f.Type))}, g.decodeValue(f.Type, jen.Id("v"), wrap.keeping(target.Clone().Op("=").Add(wire("Some")).Call(jen.Id("v"))), 1)...)
+		inner := append([]jen.Code{jen.Var().Id("v").Add(goType(f.Type))}, g.decodeValue(f.Type, jen.Id("v"), wrap.keeping(target.Clone().Op("=").Add(wire("Some")).Call(jen.Id("v"))).orNull(), 1)...)
 		inner = append(inner, target.Clone().Op("=").Add(wire("Some")).Call(jen.Id("v")))
 		return []jen.Code{
 			jen.List(jen.Id("isNull"), jen.Err()).Op(":=").Id("d").Dot("IsNull").Call(),

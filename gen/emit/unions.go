@@ -238,12 +238,18 @@ func (g *gen) unknownVariant(t *model.Type) {
 // it; with skipTag, the decoder first skips the union's tag member, which
 // the variant's struct does not hold.
 func decodeVariant(u *model.UnionType, v *model.Variant, skipTag bool) []jen.Code {
+	return decodeVariantErr(u, v, skipTag, jen.Err())
+}
+
+// decodeVariantErr is decodeVariant returning err, an expression of err,
+// when the variant does not decode.
+func decodeVariantErr(u *model.UnionType, v *model.Variant, skipTag bool, err jen.Code) []jen.Code {
 	out := []jen.Code{jen.Id("v").Op(":=").New(typeName(v.Type))}
 	if skipTag {
 		out = append(out, jen.Id("d").Dot("SkipKey").Call(jen.Lit(u.Tag)))
 	}
 	out = append(out,
-		jen.If(jen.Err().Op(":=").Id("v").Dot("DecodeWire").Call(jen.Id("d")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.If(jen.Err().Op(":=").Id("v").Dot("DecodeWire").Call(jen.Id("d")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), err)),
 	)
 	if v.Type.Kind == model.Scalar {
 		return append(out, jen.Return(jen.Op("*").Id("v"), jen.Nil()))
@@ -318,6 +324,13 @@ func (g *gen) decodeUntagged(t *model.Type) []jen.Code {
 	var cases []jen.Code
 	var objects, arrays []*model.Variant
 	var expect []string
+	// A number that is not an integer, where the union's only numbers
+	// are integers, fails as the integer variant: its error names every
+	// type the union takes.
+	intErr := jen.Err()
+	if !hasKind(u, "number") && u.Fallback == nil {
+		intErr = wire("WantTypes").Call(jen.Err(), jen.Lit(strings.Join(untaggedKinds(u), " or ")))
+	}
 	for _, v := range u.Variants {
 		if v.JSONKind == "object" {
 			objects = append(objects, v)
@@ -352,6 +365,10 @@ func (g *gen) decodeUntagged(t *model.Type) []jen.Code {
 				jen.Block(decodeVariant(u, num, false)...)))
 			continue
 		}
+		if v.JSONKind == "integer" {
+			cases = append(cases, jen.Case(wire(kindConsts[v.JSONKind])).Block(decodeVariantErr(u, v, false, intErr)...))
+			continue
+		}
 		cases = append(cases, jen.Case(wire(kindConsts[v.JSONKind])).Block(decodeVariant(u, v, false)...))
 	}
 	if len(arrays) > 0 {
@@ -369,6 +386,30 @@ func (g *gen) decodeUntagged(t *model.Type) []jen.Code {
 		body = append(body, jen.Return(jen.Nil(), jen.Id("d").Dot("TypeError").Call(jen.Lit(strings.Join(expect, " or ")))))
 	}
 	return body
+}
+
+// untaggedKinds lists the JSON types an untagged union takes, in the
+// order decodeUntagged names them.
+func untaggedKinds(u *model.UnionType) []string {
+	var kinds []string
+	var arrays, objects bool
+	for _, v := range u.Variants {
+		switch {
+		case v.JSONKind == "object":
+			objects = true
+		case v.JSONKind == "array" && v.ItemKind != "":
+			arrays = true
+		default:
+			kinds = append(kinds, v.JSONKind)
+		}
+	}
+	if arrays {
+		kinds = append(kinds, "array")
+	}
+	if objects {
+		kinds = append(kinds, "object")
+	}
+	return kinds
 }
 
 // decodeArrays decodes an array as one of the array variants of union u,

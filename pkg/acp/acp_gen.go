@@ -3056,7 +3056,7 @@ func DecodeRequestID(d *wire.Decoder) (RequestID, error) {
 	case wire.KindNumber:
 		v := new(RequestIDInteger)
 		if err := v.DecodeWire(d); err != nil {
-			return nil, err
+			return nil, wire.WantTypes(err, "null or integer or string")
 		}
 		return *v, nil
 	case wire.KindString:
@@ -3301,7 +3301,7 @@ func (x *Implementation) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -3491,7 +3491,7 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ClientSessionCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "session"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "session"), start, 0); err != nil {
 						return err
 					}
 					x.Session = wire.Some(v)
@@ -3532,7 +3532,7 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ElicitationCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "elicitation"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "elicitation"), start, 0); err != nil {
 						return err
 					}
 					x.Elicitation = wire.Some(v)
@@ -3842,7 +3842,7 @@ func (x *ClientSessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionConfigOptionsCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "configOptions"), start, 0); err != nil {
 						return err
 					}
 					x.ConfigOptions = wire.Some(v)
@@ -4042,7 +4042,7 @@ func (x *SessionConfigOptionsCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v BooleanConfigOptionCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "boolean"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "boolean"), start, 0); err != nil {
 						return err
 					}
 					x.Boolean = wire.Some(v)
@@ -4421,7 +4421,7 @@ func (x *ElicitationCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ElicitationFormCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "form"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "form"), start, 0); err != nil {
 						return err
 					}
 					x.Form = wire.Some(v)
@@ -4446,7 +4446,7 @@ func (x *ElicitationCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ElicitationURLCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "url"), start, 0); err != nil {
 						return err
 					}
 					x.URL = wire.Some(v)
@@ -5281,7 +5281,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionListCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "list"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "list"), start, 0); err != nil {
 						return err
 					}
 					x.List = wire.Some(v)
@@ -5306,7 +5306,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionDeleteCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "delete"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "delete"), start, 0); err != nil {
 						return err
 					}
 					x.Delete = wire.Some(v)
@@ -5331,7 +5331,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionAdditionalDirectoriesCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "additionalDirectories"), start, 0); err != nil {
 						return err
 					}
 					x.AdditionalDirectories = wire.Some(v)
@@ -5356,7 +5356,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionResumeCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "resume"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "resume"), start, 0); err != nil {
 						return err
 					}
 					x.Resume = wire.Some(v)
@@ -5381,7 +5381,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionCloseCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "close"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "close"), start, 0); err != nil {
 						return err
 					}
 					x.Close = wire.Some(v)
@@ -6012,7 +6012,7 @@ func (x *AgentAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v LogoutCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "logout"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "logout"), start, 0); err != nil {
 						return err
 					}
 					x.Logout = wire.Some(v)
@@ -6372,7 +6372,7 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -6643,7 +6643,7 @@ func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -8050,7 +8050,7 @@ func (x *SessionMode) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -8460,7 +8460,7 @@ func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -8487,7 +8487,7 @@ func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionConfigOptionCategory
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "category"), start, 0); err != nil {
 						return err
 					}
 					x.Category = wire.Some(v)
@@ -8838,7 +8838,7 @@ func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -9328,7 +9328,7 @@ func (x *SessionConfigBoolean) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -9355,7 +9355,7 @@ func (x *SessionConfigBoolean) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionConfigOptionCategory
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "category"), start, 0); err != nil {
 						return err
 					}
 					x.Category = wire.Some(v)
@@ -9592,7 +9592,7 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -9621,7 +9621,7 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "updatedAt"), start, 0); err != nil {
 							return err
 						}
 						x.UpdatedAt = wire.Some(v)
@@ -9962,7 +9962,7 @@ func (x *TextContent) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "annotations"), start, 0); err != nil {
 						return err
 					}
 					x.Annotations = wire.Some(v)
@@ -10114,7 +10114,7 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 				var v []Role
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "audience"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "audience"), start, 0); err != nil {
 							return err
 						}
 						x.Audience = wire.Some(v)
@@ -10124,14 +10124,14 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "audience")
+							return wire.At(wire.OrNull(err), "audience")
 						}
 						if !more {
 							break
 						}
 						var e1 Role
 						if err := e1.DecodeWire(d); err != nil {
-							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "audience"), start, 1); err != nil {
+							if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "audience"), start, 1); err != nil {
 								return err
 							}
 							s1 = append(s1, e1)
@@ -10162,7 +10162,7 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "lastModified"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "lastModified"), start, 0); err != nil {
 							return err
 						}
 						x.LastModified = wire.Some(v)
@@ -10191,7 +10191,7 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "priority"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "priority"), start, 0); err != nil {
 							return err
 						}
 						x.Priority = wire.Some(v)
@@ -10398,7 +10398,7 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "annotations"), start, 0); err != nil {
 						return err
 					}
 					x.Annotations = wire.Some(v)
@@ -10455,7 +10455,7 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "uri"), start, 0); err != nil {
 							return err
 						}
 						x.URI = wire.Some(v)
@@ -10608,7 +10608,7 @@ func (x *AudioContent) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "annotations"), start, 0); err != nil {
 						return err
 					}
 					x.Annotations = wire.Some(v)
@@ -10781,7 +10781,7 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "annotations"), start, 0); err != nil {
 						return err
 					}
 					x.Annotations = wire.Some(v)
@@ -10808,7 +10808,7 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -10837,7 +10837,7 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 							return err
 						}
 						x.MIMEType = wire.Some(v)
@@ -10881,7 +10881,7 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "size"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "size"), start, 0); err != nil {
 							return err
 						}
 						x.Size = wire.Some(v)
@@ -10910,7 +10910,7 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -11102,7 +11102,7 @@ func (x *EmbeddedResource) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "annotations"), start, 0); err != nil {
 						return err
 					}
 					x.Annotations = wire.Some(v)
@@ -11436,7 +11436,7 @@ func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decode
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 							return err
 						}
 						x.MIMEType = wire.Some(v)
@@ -11624,7 +11624,7 @@ func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decode
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 							return err
 						}
 						x.MIMEType = wire.Some(v)
@@ -11780,7 +11780,7 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 							return err
 						}
 						x.MIMEType = wire.Some(v)
@@ -11966,7 +11966,7 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 							return err
 						}
 						x.MIMEType = wire.Some(v)
@@ -12554,7 +12554,7 @@ func (x *ContentChunk) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MessageID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "messageId"), start, 0); err != nil {
 						return err
 					}
 					x.MessageID = wire.Some(v)
@@ -12915,7 +12915,7 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "name"), start, 0); err != nil {
 							return err
 						}
 						x.Name = wire.Some(v)
@@ -13693,7 +13693,7 @@ func (x *Diff) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "oldText"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "oldText"), start, 0); err != nil {
 							return err
 						}
 						x.OldText = wire.Some(v)
@@ -14016,7 +14016,7 @@ func (x *ToolCallLocation) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "line"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "line"), start, 0); err != nil {
 							return err
 						}
 						x.Line = wire.Some(v)
@@ -14163,7 +14163,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ToolKind
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "kind"), start, 0); err != nil {
 						return err
 					}
 					x.Kind = wire.Some(v)
@@ -14188,7 +14188,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ToolCallStatus
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "status"), start, 0); err != nil {
 						return err
 					}
 					x.Status = wire.Some(v)
@@ -14215,7 +14215,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -14244,7 +14244,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "name"), start, 0); err != nil {
 							return err
 						}
 						x.Name = wire.Some(v)
@@ -14272,7 +14272,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []ToolCallContent
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "content"), start, 0); err != nil {
 							return err
 						}
 						x.Content = wire.Some(v)
@@ -14282,7 +14282,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "content")
+							return wire.At(wire.OrNull(err), "content")
 						}
 						if !more {
 							break
@@ -14291,7 +14291,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeToolCallContent(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "content"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -14323,7 +14323,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []ToolCallLocation
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "locations"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "locations"), start, 0); err != nil {
 							return err
 						}
 						x.Locations = wire.Some(v)
@@ -14333,14 +14333,14 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "locations")
+							return wire.At(wire.OrNull(err), "locations")
 						}
 						if !more {
 							break
 						}
 						var e1 ToolCallLocation
 						if err := e1.DecodeWire(d); err != nil {
-							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "locations"), start, 1); err != nil {
+							if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "locations"), start, 1); err != nil {
 								return err
 							}
 							s1 = append(s1, e1)
@@ -15166,7 +15166,7 @@ func (x *AvailableCommand) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v AvailableCommandInput
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "input"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "input"), start, 0); err != nil {
 						return err
 					}
 					x.Input = wire.Some(v)
@@ -15686,7 +15686,7 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -15715,7 +15715,7 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "updatedAt"), start, 0); err != nil {
 							return err
 						}
 						x.UpdatedAt = wire.Some(v)
@@ -15881,7 +15881,7 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Cost
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "cost"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "cost"), start, 0); err != nil {
 						return err
 					}
 					x.Cost = wire.Some(v)
@@ -16186,7 +16186,7 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -16410,7 +16410,7 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "summary"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "summary"), start, 0); err != nil {
 							return err
 						}
 						x.Summary = wire.Some(v)
@@ -16420,7 +16420,7 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "summary")
+							return wire.At(wire.OrNull(err), "summary")
 						}
 						if !more {
 							break
@@ -16429,7 +16429,7 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeContentBlock(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "summary"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "summary"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -16462,7 +16462,7 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "error"), start, 0); err != nil {
 							return err
 						}
 						x.Error = wire.Some(v)
@@ -17429,7 +17429,7 @@ func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "exitCode"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "exitCode"), start, 0); err != nil {
 							return err
 						}
 						x.ExitCode = wire.Some(v)
@@ -17458,7 +17458,7 @@ func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "signal"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "signal"), start, 0); err != nil {
 							return err
 						}
 						x.Signal = wire.Some(v)
@@ -17674,7 +17674,7 @@ func (x *ElicitationFormMode) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "toolCallId"), start, 0); err != nil {
 						return err
 					}
 					x.ToolCallID = wire.Some(v)
@@ -17876,7 +17876,7 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -17948,7 +17948,7 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "required"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "required"), start, 0); err != nil {
 							return err
 						}
 						x.Required = wire.Some(v)
@@ -17958,7 +17958,7 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "required")
+							return wire.At(wire.OrNull(err), "required")
 						}
 						if !more {
 							break
@@ -17967,7 +17967,7 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "required"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "required"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -18000,7 +18000,7 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -18360,7 +18360,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -18389,7 +18389,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -18418,7 +18418,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "minLength"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "minLength"), start, 0); err != nil {
 							return err
 						}
 						x.MinLength = wire.Some(v)
@@ -18447,7 +18447,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "maxLength"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "maxLength"), start, 0); err != nil {
 							return err
 						}
 						x.MaxLength = wire.Some(v)
@@ -18476,7 +18476,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "pattern"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "pattern"), start, 0); err != nil {
 							return err
 						}
 						x.Pattern = wire.Some(v)
@@ -18503,7 +18503,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v StringFormat
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "format"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "format"), start, 0); err != nil {
 						return err
 					}
 					x.Format = wire.Some(v)
@@ -18530,7 +18530,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "default"), start, 0); err != nil {
 							return err
 						}
 						x.Default = wire.Some(v)
@@ -18558,7 +18558,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "enum"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "enum"), start, 0); err != nil {
 							return err
 						}
 						x.Enum = wire.Some(v)
@@ -18568,7 +18568,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "enum")
+							return wire.At(wire.OrNull(err), "enum")
 						}
 						if !more {
 							break
@@ -18577,7 +18577,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "enum"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "enum"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -18609,7 +18609,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				var v []EnumOption
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "oneOf"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "oneOf"), start, 0); err != nil {
 							return err
 						}
 						x.OneOf = wire.Some(v)
@@ -18619,14 +18619,14 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "oneOf")
+							return wire.At(wire.OrNull(err), "oneOf")
 						}
 						if !more {
 							break
 						}
 						var e1 EnumOption
 						if err := e1.DecodeWire(d); err != nil {
-							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "oneOf"), start, 1); err != nil {
+							if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "oneOf"), start, 1); err != nil {
 								return err
 							}
 							s1 = append(s1, e1)
@@ -18925,7 +18925,7 @@ func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -19068,7 +19068,7 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -19097,7 +19097,7 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -19126,7 +19126,7 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "minimum"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "minimum"), start, 0); err != nil {
 							return err
 						}
 						x.Minimum = wire.Some(v)
@@ -19155,7 +19155,7 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "maximum"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "maximum"), start, 0); err != nil {
 							return err
 						}
 						x.Maximum = wire.Some(v)
@@ -19184,7 +19184,7 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "default"), start, 0); err != nil {
 							return err
 						}
 						x.Default = wire.Some(v)
@@ -19346,7 +19346,7 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -19375,7 +19375,7 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -19404,7 +19404,7 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "minimum"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "minimum"), start, 0); err != nil {
 							return err
 						}
 						x.Minimum = wire.Some(v)
@@ -19433,7 +19433,7 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "maximum"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "maximum"), start, 0); err != nil {
 							return err
 						}
 						x.Maximum = wire.Some(v)
@@ -19462,7 +19462,7 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "default"), start, 0); err != nil {
 							return err
 						}
 						x.Default = wire.Some(v)
@@ -19624,7 +19624,7 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -19653,7 +19653,7 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -19682,7 +19682,7 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "default"), start, 0); err != nil {
 							return err
 						}
 						x.Default = wire.Some(v)
@@ -19828,7 +19828,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -19857,7 +19857,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -19886,7 +19886,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "minItems"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "minItems"), start, 0); err != nil {
 							return err
 						}
 						x.MinItems = wire.Some(v)
@@ -19915,7 +19915,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "maxItems"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "maxItems"), start, 0); err != nil {
 							return err
 						}
 						x.MaxItems = wire.Some(v)
@@ -19958,7 +19958,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "default"), start, 0); err != nil {
 							return err
 						}
 						x.Default = wire.Some(v)
@@ -19968,7 +19968,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "default")
+							return wire.At(wire.OrNull(err), "default")
 						}
 						if !more {
 							break
@@ -19977,7 +19977,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "default"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "default"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -20611,7 +20611,7 @@ func (x *ElicitationURLMode) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "toolCallId"), start, 0); err != nil {
 						return err
 					}
 					x.ToolCallID = wire.Some(v)
@@ -20801,7 +20801,7 @@ func (x *ElicitationAcceptAction) DecodeWire(d *wire.Decoder) error {
 				var v map[string]ElicitationContentValue
 				{
 					if err := d.BeginObject(); err != nil {
-						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "content"), start, 0); err != nil {
 							return err
 						}
 						x.Content = wire.Some(v)
@@ -20811,20 +20811,20 @@ func (x *ElicitationAcceptAction) DecodeWire(d *wire.Decoder) error {
 					for {
 						key, more, err := d.NextKey()
 						if err != nil {
-							return wire.At(err, "content")
+							return wire.At(wire.OrNull(err), "content")
 						}
 						if !more {
 							break
 						}
 						k1 := string(key)
 						if _, dup := m1[k1]; dup {
-							return wire.At(wire.DuplicateError(d.Offset(), k1), "content")
+							return wire.At(wire.OrNull(wire.DuplicateError(d.Offset(), k1)), "content")
 						}
 						var e1 ElicitationContentValue
 						{
 							v2, err := DecodeElicitationContentValue(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.At(err, k1), "content"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.At(err, k1)), "content"), start, 1); err != nil {
 									return err
 								}
 								m1[k1] = e1
@@ -21595,7 +21595,7 @@ func (x *CreateElicitationRequestElicitationFormMode) DecodeWire(d *wire.Decoder
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "toolCallId"), start, 0); err != nil {
 						return err
 					}
 					x.ToolCallID = wire.Some(v)
@@ -21857,7 +21857,7 @@ func (x *CreateElicitationRequestElicitationURLMode) DecodeWire(d *wire.Decoder)
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "toolCallId"), start, 0); err != nil {
 						return err
 					}
 					x.ToolCallID = wire.Some(v)
@@ -22095,7 +22095,7 @@ func (x *otherCreateElicitationRequest) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "toolCallId"), start, 0); err != nil {
 						return err
 					}
 					x.ToolCallID = wire.Some(v)
@@ -22792,7 +22792,7 @@ func (x *ReadTextFileRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "line"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "line"), start, 0); err != nil {
 							return err
 						}
 						x.Line = wire.Some(v)
@@ -22821,7 +22821,7 @@ func (x *ReadTextFileRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "limit"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "limit"), start, 0); err != nil {
 							return err
 						}
 						x.Limit = wire.Some(v)
@@ -23350,7 +23350,7 @@ func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Implementation
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "clientInfo"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "clientInfo"), start, 0); err != nil {
 						return err
 					}
 					x.ClientInfo = wire.Some(v)
@@ -23565,7 +23565,7 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Implementation
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "agentInfo"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "agentInfo"), start, 0); err != nil {
 						return err
 					}
 					x.AgentInfo = wire.Some(v)
@@ -25841,7 +25841,7 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "cwd"), start, 0); err != nil {
 							return err
 						}
 						x.Cwd = wire.Some(v)
@@ -25870,7 +25870,7 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "cursor"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "cursor"), start, 0); err != nil {
 							return err
 						}
 						x.Cursor = wire.Some(v)
@@ -26039,7 +26039,7 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "nextCursor"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "nextCursor"), start, 0); err != nil {
 							return err
 						}
 						x.NextCursor = wire.Some(v)
@@ -26415,7 +26415,7 @@ func (x *LoadSessionResponse) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionModeState
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "modes"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "modes"), start, 0); err != nil {
 						return err
 					}
 					x.Modes = wire.Some(v)
@@ -26441,7 +26441,7 @@ func (x *LoadSessionResponse) DecodeWire(d *wire.Decoder) error {
 				var v []SessionConfigOption
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "configOptions"), start, 0); err != nil {
 							return err
 						}
 						x.ConfigOptions = wire.Some(v)
@@ -26451,7 +26451,7 @@ func (x *LoadSessionResponse) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "configOptions")
+							return wire.At(wire.OrNull(err), "configOptions")
 						}
 						if !more {
 							break
@@ -26460,7 +26460,7 @@ func (x *LoadSessionResponse) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeSessionConfigOption(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "configOptions"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "configOptions"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -26839,7 +26839,7 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionModeState
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "modes"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "modes"), start, 0); err != nil {
 						return err
 					}
 					x.Modes = wire.Some(v)
@@ -26865,7 +26865,7 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 				var v []SessionConfigOption
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "configOptions"), start, 0); err != nil {
 							return err
 						}
 						x.ConfigOptions = wire.Some(v)
@@ -26875,7 +26875,7 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "configOptions")
+							return wire.At(wire.OrNull(err), "configOptions")
 						}
 						if !more {
 							break
@@ -26884,7 +26884,7 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeSessionConfigOption(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "configOptions"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "configOptions"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -27854,7 +27854,7 @@ func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionModeState
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "modes"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "modes"), start, 0); err != nil {
 						return err
 					}
 					x.Modes = wire.Some(v)
@@ -27880,7 +27880,7 @@ func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
 				var v []SessionConfigOption
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "configOptions"), start, 0); err != nil {
 							return err
 						}
 						x.ConfigOptions = wire.Some(v)
@@ -27890,7 +27890,7 @@ func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "configOptions")
+							return wire.At(wire.OrNull(err), "configOptions")
 						}
 						if !more {
 							break
@@ -27899,7 +27899,7 @@ func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeSessionConfigOption(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "configOptions"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "configOptions"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -29077,7 +29077,7 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "cwd"), start, 0); err != nil {
 							return err
 						}
 						x.Cwd = wire.Some(v)
@@ -29106,7 +29106,7 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "outputByteLimit"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "outputByteLimit"), start, 0); err != nil {
 							return err
 						}
 						x.OutputByteLimit = wire.Some(v)
@@ -29759,7 +29759,7 @@ func (x *TerminalOutputResponse) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v TerminalExitStatus
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "exitStatus"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "exitStatus"), start, 0); err != nil {
 						return err
 					}
 					x.ExitStatus = wire.Some(v)
@@ -30245,7 +30245,7 @@ func (x *WaitForTerminalExitResponse) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "exitCode"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "exitCode"), start, 0); err != nil {
 							return err
 						}
 						x.ExitCode = wire.Some(v)
@@ -30274,7 +30274,7 @@ func (x *WaitForTerminalExitResponse) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "signal"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "signal"), start, 0); err != nil {
 							return err
 						}
 						x.Signal = wire.Some(v)

@@ -1461,7 +1461,7 @@ func (x *ModelOutput) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v TokenUsage
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "usage"), start, 0); err != nil {
 						return err
 					}
 					x.Usage = wire.Some(v)
@@ -3876,7 +3876,7 @@ func (x *ApprovalResolved) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "reason"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "reason"), start, 0); err != nil {
 							return err
 						}
 						x.Reason = wire.Some(v)
@@ -4302,7 +4302,7 @@ func (x *RunFinished) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "final_answer"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "final_answer"), start, 0); err != nil {
 							return err
 						}
 						x.FinalAnswer = wire.Some(v)
@@ -4329,7 +4329,7 @@ func (x *RunFinished) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v TokenUsage
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "usage"), start, 0); err != nil {
 						return err
 					}
 					x.Usage = wire.Some(v)
@@ -4612,7 +4612,7 @@ func (x *ChatMessage) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "tool_call_id"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "tool_call_id"), start, 0); err != nil {
 							return err
 						}
 						x.ToolCallID = wire.Some(v)
@@ -4974,7 +4974,7 @@ func (x *ToolDefinition) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -5016,7 +5016,7 @@ func (x *ToolDefinition) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ToolAnnotations
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "annotations"), start, 0); err != nil {
 						return err
 					}
 					x.Annotations = wire.Some(v)
@@ -5043,7 +5043,7 @@ func (x *ToolDefinition) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "category"), start, 0); err != nil {
 							return err
 						}
 						x.Category = wire.Some(v)
@@ -5112,7 +5112,7 @@ func (x *ToolDefinition) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32Serde()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "timeout_secs"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "timeout_secs"), start, 0); err != nil {
 							return err
 						}
 						x.TimeoutSecs = wire.Some(v)
@@ -5827,7 +5827,7 @@ func (x *ToolResult) DecodeWire(d *wire.Decoder) error {
 				var v []ToolContent
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "content"), start, 0); err != nil {
 							return err
 						}
 						x.Content = wire.Some(v)
@@ -5837,7 +5837,7 @@ func (x *ToolResult) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "content")
+							return wire.At(wire.OrNull(err), "content")
 						}
 						if !more {
 							break
@@ -5846,7 +5846,7 @@ func (x *ToolResult) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeToolContent(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "content"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -5897,7 +5897,7 @@ func (x *ToolResult) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v StatePatch
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "state_patch"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "state_patch"), start, 0); err != nil {
 						return err
 					}
 					x.StatePatch = wire.Some(v)
@@ -6750,7 +6750,7 @@ func (x *ProviderTelemetry) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "fallback_reason"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "fallback_reason"), start, 0); err != nil {
 							return err
 						}
 						x.FallbackReason = wire.Some(v)
@@ -6790,7 +6790,7 @@ func (x *ProviderTelemetry) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64Serde()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "time_to_first_token_ms"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "time_to_first_token_ms"), start, 0); err != nil {
 							return err
 						}
 						x.TimeToFirstTokenMs = wire.Some(v)
@@ -6819,7 +6819,7 @@ func (x *ProviderTelemetry) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "finish_reason"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "finish_reason"), start, 0); err != nil {
 							return err
 						}
 						x.FinishReason = wire.Some(v)
@@ -7012,7 +7012,7 @@ func (x *ModelTurn) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v TokenUsage
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "usage"), start, 0); err != nil {
 						return err
 					}
 					x.Usage = wire.Some(v)
@@ -7037,7 +7037,7 @@ func (x *ModelTurn) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ProviderTelemetry
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "telemetry"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "telemetry"), start, 0); err != nil {
 						return err
 					}
 					x.Telemetry = wire.Some(v)
@@ -7258,7 +7258,7 @@ func (x *StoreRecord) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "parent_id"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "parent_id"), start, 0); err != nil {
 							return err
 						}
 						x.ParentID = wire.Some(v)

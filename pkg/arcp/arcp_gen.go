@@ -15881,7 +15881,7 @@ func (x *JobSubscribedPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "parent_job_id"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "parent_job_id"), start, 0); err != nil {
 							return err
 						}
 						x.ParentJobID = wire.Some(v)
@@ -19752,7 +19752,7 @@ func (x *SessionListJobsPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "cursor"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "cursor"), start, 0); err != nil {
 							return err
 						}
 						x.Cursor = wire.Some(v)
@@ -20287,7 +20287,7 @@ func (x *SessionJobsPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "next_cursor"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "next_cursor"), start, 0); err != nil {
 							return err
 						}
 						x.NextCursor = wire.Some(v)
@@ -20473,7 +20473,7 @@ func (x *JobListEntry) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "parent_job_id"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "parent_job_id"), start, 0); err != nil {
 							return err
 						}
 						x.ParentJobID = wire.Some(v)

@@ -547,7 +547,7 @@ func (c *Checker) decodeError(base string, e *Error) {
 		c.failed = true
 		return
 	}
-	c.errs = append(c.errs, &Error{Pointer: base + e.Pointer, Offset: e.Offset, Msg: e.Msg, Code: e.Code, Keyword: e.Keyword})
+	c.errs = append(c.errs, &Error{Pointer: base + e.Pointer, Offset: e.Offset, Msg: e.Msg, Code: e.Code, Keyword: e.Keyword, Got: e.Got, Want: e.Want})
 }
 
 // Explain is ExplainAt over the whole of data, one JSON document, for a
@@ -688,7 +688,7 @@ func (d *Decoder) Missing(start int, names ...string) error {
 // that lacks its tag member. In a collecting decoder the message also
 // names the member that most likely stands for the tag (see Missing).
 func (d *Decoder) MissingTag(tag string) *Error {
-	e := &Error{Offset: d.Offset(), Msg: "missing the tag member \"" + tag + "\"", Code: CodeTag, Keyword: "required"}
+	e := &Error{Offset: d.Offset(), Msg: "missing the tag member \"" + tag + "\"", Code: CodeTag, Keyword: "required", Want: []string{tag}}
 	if d.collect != nil && !d.collect.quiet && !d.collect.full() {
 		e.Msg += d.missingHint(e.Offset, []string{tag})
 	}

@@ -151,7 +151,7 @@ func (d *Decoder) TypeError(want string) error {
 	if k == KindInvalid {
 		return d.errf("invalid character %q, want %s", d.buf[d.pos], want)
 	}
-	return &Error{Offset: d.pos, Msg: "got " + k.String() + ", want " + want, Code: CodeType, Keyword: "type"}
+	return &Error{Offset: d.pos, Msg: "got " + k.String() + ", want " + want, Code: CodeType, Keyword: "type", Got: k.Type(), Want: schemaTypes(want)}
 }
 
 // End checks that only whitespace follows the value just read.

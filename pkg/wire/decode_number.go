@@ -94,7 +94,7 @@ func (d *Decoder) integerText() (string, int, error) {
 	start := d.pos
 	b, plain, err := d.number()
 	if err != nil {
-		return "", start, err
+		return "", start, wantInteger(err)
 	}
 	s := unsafe.String(&b[0], len(b))
 	if plain {
@@ -108,7 +108,7 @@ func (d *Decoder) integerText() (string, int, error) {
 		return "", start, &Error{Offset: start, Msg: "number " + clip(s) + " is not usable", Code: CodeRange, Keyword: boundOf(s)}
 	}
 	if !r.IsInt() {
-		return "", start, &Error{Offset: start, Msg: "number " + clip(s) + " is not an integer", Code: CodeType, Keyword: "type"}
+		return "", start, &Error{Offset: start, Msg: "number " + clip(s) + " is not an integer", Code: CodeType, Keyword: "type", Got: "number", Want: []string{"integer"}}
 	}
 	return r.Num().String(), start, nil
 }
@@ -122,14 +122,14 @@ func (d *Decoder) literalText() (string, int, error) {
 	start := d.pos
 	b, plain, err := d.number()
 	if err != nil {
-		return "", start, err
+		return "", start, wantInteger(err)
 	}
 	s := unsafe.String(&b[0], len(b))
 	if !plain {
-		return "", start, &Error{Offset: start, Msg: "number " + clip(s) + " has a fraction or an exponent; want an integer written without them (serde_json reads " + clip(s) + " as a float)", Code: CodeType, Keyword: "type"}
+		return "", start, &Error{Offset: start, Msg: "number " + clip(s) + " has a fraction or an exponent; want an integer written without them (serde_json reads " + clip(s) + " as a float)", Code: CodeType, Keyword: "type", Got: "number", Want: []string{"integer"}}
 	}
 	if s == "-0" {
-		return "", start, &Error{Offset: start, Msg: "number -0 is not an integer literal (serde_json reads it as a float); want 0", Code: CodeType, Keyword: "type"}
+		return "", start, &Error{Offset: start, Msg: "number -0 is not an integer literal (serde_json reads it as a float); want 0", Code: CodeType, Keyword: "type", Got: "number", Want: []string{"integer"}}
 	}
 	return s, start, nil
 }
@@ -250,3 +250,13 @@ func (d *Decoder) Uint16Serde() (uint16, error) { return unsigned[uint16](d, tru
 
 // Uint8Serde is Uint8 with serde_json's integer literals (see Int64Serde).
 func (d *Decoder) Uint8Serde() (uint8, error) { return unsigned[uint8](d, true) }
+
+// wantInteger makes the type error of a value that is no number, where an
+// integer is read, say that an integer is wanted.
+func wantInteger(err error) error {
+	e, ok := err.(*Error)
+	if !ok || e.Code != CodeType || !strings.HasSuffix(e.Msg, ", want a number") {
+		return err
+	}
+	return &Error{Offset: e.Offset, Msg: strings.TrimSuffix(e.Msg, "a number") + "an integer", Code: CodeType, Keyword: "type", Got: e.Got, Want: []string{"integer"}}
+}

@@ -3,6 +3,7 @@ package wire
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -43,6 +44,17 @@ type Error struct {
 	// syntax or UTF-8 error) or when no keyword of the schema is to blame
 	// (a duplicate member, a value built in Go that no JSON holds).
 	Keyword string
+	// Got is what was found, for the errors that name it: the JSON type
+	// of a value of the wrong type ("number"), the string that is none of
+	// an enum's values or a union's tags, the member a closed object does
+	// not allow; "" otherwise.
+	Got string
+	// Want is what the schema asks for there, for the errors that name
+	// it: the JSON types a value may have ("string", "null"), the values
+	// of an enum or a union's tags, the const (as JSON), the required
+	// members missing or the tag member, the members a closed object
+	// allows; nil otherwise.
+	Want []string
 }
 
 func newError(offset int, format string, args ...any) *Error {
@@ -109,14 +121,14 @@ func EscapePointer(s string) string {
 
 // RequiredError reports that the members named are absent from an object.
 func RequiredError(offset int, names ...string) error {
-	return &Error{Offset: offset, Msg: "missing required member " + quoteList(names), Code: CodeRequired, Keyword: "required"}
+	return &Error{Offset: offset, Msg: "missing required member " + quoteList(names), Code: CodeRequired, Keyword: "required", Want: names}
 }
 
 // UnknownError reports a member a closed object does not allow. The error
 // is the object's, as additionalProperties is a keyword of the object; the
 // message names the member.
 func UnknownError(offset int, name string, allowed ...string) error {
-	return &Error{Offset: offset, Msg: fmt.Sprintf("member %q is not allowed here (allowed: %s)", name, strings.Join(allowed, ", ")), Code: CodeUnknown, Keyword: "additionalProperties"}
+	return &Error{Offset: offset, Msg: fmt.Sprintf("member %q is not allowed here (allowed: %s)", name, strings.Join(allowed, ", ")), Code: CodeUnknown, Keyword: "additionalProperties", Got: name, Want: allowed}
 }
 
 // DuplicateError reports a member that appears twice in one object.
@@ -124,9 +136,59 @@ func DuplicateError(offset int, name string) error {
 	return &Error{Offset: offset, Pointer: "/" + EscapePointer(name), Msg: fmt.Sprintf("member %q appears more than once", name), Code: CodeDuplicate}
 }
 
+// OrNull is where generated decoders report the error of a value that may
+// also be null: a type error of the value itself (not of a value inside
+// it) says that null is allowed as well. Other errors are returned as they
+// are.
+func OrNull(err error) error {
+	e, ok := err.(*Error)
+	if !ok || e.Code != CodeType || e.Pointer != "" || e.Want == nil || slices.Contains(e.Want, "null") {
+		return err
+	}
+	c := *e
+	c.Want = append(slices.Clone(e.Want), "null")
+	if strings.HasPrefix(c.Msg, "got ") {
+		c.Msg += " or null"
+	}
+	return &c
+}
+
+// WantTypes is where generated decoders report the error of a union's
+// variant chosen by the value's JSON type: a type error of the value
+// itself (a number with a fraction where the union's numbers are
+// integers) says every type the union takes (phrase: "integer or
+// array"). Other errors are returned as they are.
+func WantTypes(err error, phrase string) error {
+	e, ok := err.(*Error)
+	if !ok || e.Code != CodeType || e.Pointer != "" {
+		return err
+	}
+	c := *e
+	c.Want = schemaTypes(phrase)
+	c.Msg += "; want " + phrase
+	return &c
+}
+
 // ConstError reports a member whose value must be a fixed constant.
 func ConstError(offset int, want string) error {
-	return &Error{Offset: offset, Msg: "must be " + want, Code: CodeConstraint, Keyword: "const"}
+	return &Error{Offset: offset, Msg: "must be " + want, Code: CodeConstraint, Keyword: "const", Want: []string{want}}
+}
+
+// schemaTypes returns the JSON Schema types a TypeError's phrase names
+// ("a string", "null or integer or string"), or nil for a phrase that
+// names something else.
+func schemaTypes(phrase string) []string {
+	var out []string
+	for t := range strings.SplitSeq(phrase, " or ") {
+		t = strings.TrimPrefix(strings.TrimPrefix(t, "a "), "an ")
+		switch t {
+		case "null", "boolean", "integer", "number", "string", "array", "object":
+			out = append(out, t)
+		default:
+			return nil
+		}
+	}
+	return out
 }
 
 func quoteList(names []string) string {
@@ -224,7 +286,7 @@ func (c *Checker) FailNotOneOf(pointer, keyword, got string, allowed ...string) 
 	if c.col != nil && (c.inSkipped(pointer) || c.full()) {
 		return
 	}
-	c.errs = append(c.errs, &Error{Pointer: pointer, Offset: -1, Msg: notOneOf(got, allowed), Code: CodeConstraint, Keyword: keyword})
+	c.errs = append(c.errs, &Error{Pointer: pointer, Offset: -1, Msg: notOneOf(got, allowed), Code: CodeConstraint, Keyword: keyword, Got: got, Want: slices.Clone(allowed)})
 }
 
 // notOneOf is FailNotOneOf's message.
@@ -262,13 +324,13 @@ func (c *Checker) FailWith(pointer string, err error) {
 	}
 	var we *Error
 	if errors.As(err, &we) {
-		c.add(&Error{Pointer: pointer + we.Pointer, Offset: -1, Msg: we.Msg, Code: CodeConstraint, Keyword: we.Keyword})
+		c.add(&Error{Pointer: pointer + we.Pointer, Offset: -1, Msg: we.Msg, Code: CodeConstraint, Keyword: we.Keyword, Got: we.Got, Want: we.Want})
 		return
 	}
 	var es Errors
 	if errors.As(err, &es) {
 		for _, e := range es {
-			c.add(&Error{Pointer: pointer + e.Pointer, Offset: -1, Msg: e.Msg, Code: CodeConstraint, Keyword: e.Keyword})
+			c.add(&Error{Pointer: pointer + e.Pointer, Offset: -1, Msg: e.Msg, Code: CodeConstraint, Keyword: e.Keyword, Got: e.Got, Want: e.Want})
 		}
 		return
 	}

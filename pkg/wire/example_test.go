@@ -75,7 +75,7 @@ func ExampleUnmarshal() {
 	fmt.Println(err)
 	// Output:
 	// 1 2 {"x":1,"y":2,"X":3,"label":"a"}
-	// /y: got a string, want a number (at byte 11)
+	// /y: got a string, want an integer (at byte 11)
 }
 
 func ExampleOpt() {
@@ -183,7 +183,7 @@ func ExampleCodec_ExplainAt() {
 	}
 	// Output:
 	// 2 defects, whole: true
-	//   "/x" type: got a string, want a number
+	//   "/x" type: got a string, want an integer
 	//   "/y" minimum: -2 is less than 0
 	// 0 defects, whole: true
 	// 1 defects, whole: false

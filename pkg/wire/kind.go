@@ -32,6 +32,26 @@ func (k Kind) String() string {
 	return "invalid JSON"
 }
 
+// Type is the kind's JSON Schema type name ("number", "object"), or ""
+// for KindInvalid.
+func (k Kind) Type() string {
+	switch k {
+	case KindNull:
+		return "null"
+	case KindBool:
+		return "boolean"
+	case KindNumber:
+		return "number"
+	case KindString:
+		return "string"
+	case KindArray:
+		return "array"
+	case KindObject:
+		return "object"
+	}
+	return ""
+}
+
 // Describe names the kind of a value decoded by encoding/json (or jsonscan)
 // as a phrase for messages: "an object", "an array", "a string", "a
 // number", "a boolean" or "null".

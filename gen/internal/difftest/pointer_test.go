@@ -410,7 +410,7 @@ func FuzzChecksAgreeWithV6(f *testing.F) {
 		if problem, _ := pointerAgreement(cs, raw); problem != "" {
 			t.Errorf("%s: %s: %s", cs.id, raw, problem)
 		}
-		if problem, _, _ := explainAgreement(cs, raw); problem != "" {
+		if problem, _, _, _ := explainAgreement(cs, raw); problem != "" {
 			t.Errorf("%s: %s: %s", cs.id, raw, problem)
 		}
 	})
@@ -520,25 +520,25 @@ func (n *v6node) leafPointers(out map[string]bool) {
 // The value is explained twice, as a document and inside another one
 // (at /x/1 of {"x":[0,value]}): the second lists the same errors, their
 // offsets moved by the bytes before the value.
-func explainAgreement(cs corpusCase, raw []byte) (problem string, defects int, whole bool) {
+func explainAgreement(cs corpusCase, raw []byte) (problem string, defects int, whole bool, wants int) {
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
-		return "", 0, false
+		return "", 0, false, 0
 	}
 	errs, whole := cs.codec.ExplainAt(wire.NewDecoder(raw), "")
 	if p := explainedInside(cs, raw, errs, whole); p != "" {
-		return p, 0, whole
+		return p, 0, whole, 0
 	}
 	verr := cs.sch.Validate(inst)
 	if verr == nil {
 		if len(errs) > 0 {
-			return fmt.Sprintf("ExplainAt lists %v, v6 accepts the value", errs), 0, whole
+			return fmt.Sprintf("ExplainAt lists %v, v6 accepts the value", errs), 0, whole, 0
 		}
-		return "", 0, whole
+		return "", 0, whole, 0
 	}
 	var ve *jsonschema.ValidationError
 	if !errors.As(verr, &ve) {
-		return fmt.Sprintf("v6: %v", verr), 0, whole
+		return fmt.Sprintf("v6: %v", verr), 0, whole, 0
 	}
 	root := reduce(ve)
 	all := map[blame]bool{}
@@ -546,7 +546,7 @@ func explainAgreement(cs corpusCase, raw []byte) (problem string, defects int, w
 	ptrs := map[string]bool{}
 	root.leafPointers(ptrs)
 	if len(errs) == 0 {
-		return fmt.Sprintf("ExplainAt lists nothing, v6 reports %s", explain(all)), len(ptrs), whole
+		return fmt.Sprintf("ExplainAt lists nothing, v6 reports %s", explain(all)), len(ptrs), whole, 0
 	}
 	var bad []string
 	for _, e := range errs {
@@ -555,12 +555,104 @@ func explainAgreement(cs corpusCase, raw []byte) (problem string, defects int, w
 		}
 	}
 	if len(bad) > 0 {
-		return fmt.Sprintf("ExplainAt lists %s, none of v6's %s", strings.Join(bad, ", "), explain(all)), len(ptrs), whole
+		return fmt.Sprintf("ExplainAt lists %s, none of v6's %s", strings.Join(bad, ", "), explain(all)), len(ptrs), whole, 0
 	}
 	if whole && !root.foundIn(errs) {
-		return fmt.Sprintf("ExplainAt lists %v as whole, which misses some of v6's %s", errs, explain(all)), len(ptrs), whole
+		return fmt.Sprintf("ExplainAt lists %v as whole, which misses some of v6's %s", errs, explain(all)), len(ptrs), whole, 0
 	}
-	return "", len(ptrs), whole
+	p, n := wantsAgree(errs, ve)
+	return p, len(ptrs), whole, n
+}
+
+// wantsAgree reports how an error's Want differs from what v6 says the
+// schema wants at its pointer, for the types and values v6 wants outside
+// any oneOf or anyOf (inside one, an error of the generated code speaks
+// for the alternative it explains by, or for the union at once, and its
+// pointer and keyword are what the proof compares). For a "type" or an
+// "enum" error the lists are the same; for a "required" one, every member
+// named is one v6 finds missing there, in any alternative. The types and
+// strings found (Got) are v6's. "" when they agree; n counts the errors
+// compared.
+func wantsAgree(errs wire.Errors, ve *jsonschema.ValidationError) (problem string, n int) {
+	v6 := map[blame][]string{}  // what v6's leaves want, by place and keyword
+	found := map[blame]string{} // what they found: a type, or a string
+	var walk func(e *jsonschema.ValidationError, inChoice bool)
+	walk = func(e *jsonschema.ValidationError, inChoice bool) {
+		switch e.ErrorKind.(type) {
+		case *kind.OneOf, *kind.AnyOf:
+			inChoice = true
+		}
+		for _, c := range e.Causes {
+			walk(c, inChoice)
+		}
+		if _, required := e.ErrorKind.(*kind.Required); inChoice && !required {
+			return // a member missing is missing whatever the alternative
+		}
+		b := blame{ptr: ""}
+		if len(e.InstanceLocation) > 0 {
+			b.ptr = "/" + strings.Join(escapeAll(e.InstanceLocation), "/")
+		}
+		switch k := e.ErrorKind.(type) {
+		case *kind.Type:
+			b.keyword = "type"
+			v6[b] = append(v6[b], k.Want...)
+			found[b] = k.Got
+			if k.Got == "integer" {
+				found[b] = "number" // the JSON type; v6 names an integral one so
+			}
+		case *kind.Enum:
+			if got, ok := k.Got.(string); ok {
+				found[blame{b.ptr, "enum"}] = got
+			}
+			for _, w := range k.Want {
+				s, ok := w.(string)
+				if !ok {
+					return // compared as strings only
+				}
+				b.keyword = "enum"
+				v6[b] = append(v6[b], s)
+			}
+		case *kind.Required:
+			b.keyword = "required"
+			v6[b] = append(v6[b], k.Missing...)
+		}
+	}
+	walk(ve, false)
+	for _, e := range errs {
+		want, ok := v6[blame{e.Pointer, e.Keyword}]
+		if !ok || e.Want == nil {
+			continue
+		}
+		n++
+		agrees := subset(e.Want, want)
+		if e.Keyword != "required" {
+			agrees = agrees && subset(want, e.Want)
+		}
+		if !agrees {
+			return fmt.Sprintf("ExplainAt's %q wants %q at %s, v6's %s wants %q", e.Error(), e.Want, e.Pointer, e.Keyword, want), n
+		}
+		if got, ok := found[blame{e.Pointer, e.Keyword}]; ok && e.Got != got {
+			return fmt.Sprintf("ExplainAt's %q found %q at %s, v6's %s found %q", e.Error(), e.Got, e.Pointer, e.Keyword, got), n
+		}
+	}
+	return "", n
+}
+
+func escapeAll(toks []string) []string {
+	out := make([]string, len(toks))
+	for i, t := range toks {
+		out[i] = wire.EscapePointer(t)
+	}
+	return out
+}
+
+func subset(a, b []string) bool {
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	return true
 }
 
 // explainedInside explains raw at /x/1 of a document that holds it and
@@ -699,7 +791,7 @@ func nestedTwoAndThree(v any) []any {
 // most 60, so that a list left short is said, and rarely.
 func TestExplainListsWhatV6Reports(t *testing.T) {
 	const maxNotWhole = 60
-	var values, invalid, notWhole int
+	var values, invalid, notWhole, wants int
 	var bad disagreements
 	byDefects := map[int]int{}
 	for _, cs := range corpus(t) {
@@ -725,7 +817,8 @@ func TestExplainListsWhatV6Reports(t *testing.T) {
 		}
 		for _, raw := range vals {
 			values++
-			problem, defects, whole := explainAgreement(cs, raw)
+			problem, defects, whole, n := explainAgreement(cs, raw)
+			wants += n
 			if defects > 0 {
 				invalid++
 				byDefects[min(defects, 3)]++
@@ -738,7 +831,10 @@ func TestExplainListsWhatV6Reports(t *testing.T) {
 		}
 	}
 	bad.end(t)
-	t.Logf("%d values, %d invalid; by separate defects (3 = three or more): %v; disagreements %d; lists that may not be whole: %d", values, invalid, byDefects, bad.n, notWhole)
+	t.Logf("%d values, %d invalid; by separate defects (3 = three or more): %v; disagreements %d; lists that may not be whole: %d; errors whose Want was compared: %d", values, invalid, byDefects, bad.n, notWhole, wants)
+	if wants < 1000 {
+		t.Errorf("only %d errors had their Want compared with v6's", wants)
+	}
 	if byDefects[2] == 0 || byDefects[3] == 0 {
 		t.Errorf("no value with two or with three separate defects (%v): the test proves nothing", byDefects)
 	}
@@ -864,7 +960,7 @@ func FuzzExplainAtBytes(f *testing.F) {
 				return // a lone surrogate escape, which the decoder rejects and v6 reads as U+FFFD
 			}
 		}
-		if problem, _, _ := explainAgreement(cs, raw); problem != "" {
+		if problem, _, _, _ := explainAgreement(cs, raw); problem != "" {
 			t.Errorf("%s: %s: %s", cs.id, raw, problem)
 		}
 	})

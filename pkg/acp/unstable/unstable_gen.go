@@ -1955,7 +1955,7 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "active"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "active"), start, 0); err != nil {
 							return err
 						}
 						x.Active = wire.Some(v)
@@ -1984,7 +1984,7 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "name"), start, 0); err != nil {
 							return err
 						}
 						x.Name = wire.Some(v)
@@ -2013,7 +2013,7 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "email"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "email"), start, 0); err != nil {
 							return err
 						}
 						x.Email = wire.Some(v)
@@ -2042,7 +2042,7 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "organization"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "organization"), start, 0); err != nil {
 							return err
 						}
 						x.Organization = wire.Some(v)
@@ -2401,7 +2401,7 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v acp.ClientSessionCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "session"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "session"), start, 0); err != nil {
 						return err
 					}
 					x.Session = wire.Some(v)
@@ -2442,7 +2442,7 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v acp.ElicitationCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "elicitation"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "elicitation"), start, 0); err != nil {
 						return err
 					}
 					x.Elicitation = wire.Some(v)
@@ -2467,7 +2467,7 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v PlanCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "plan"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "plan"), start, 0); err != nil {
 						return err
 					}
 					x.Plan = wire.Some(v)
@@ -2492,7 +2492,7 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SubagentCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "subagents"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "subagents"), start, 0); err != nil {
 						return err
 					}
 					x.Subagents = wire.Some(v)
@@ -2942,7 +2942,7 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ProvidersCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "providers"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "providers"), start, 0); err != nil {
 						return err
 					}
 					x.Providers = wire.Some(v)
@@ -3269,7 +3269,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v acp.SessionListCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "list"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "list"), start, 0); err != nil {
 						return err
 					}
 					x.List = wire.Some(v)
@@ -3294,7 +3294,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v acp.SessionDeleteCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "delete"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "delete"), start, 0); err != nil {
 						return err
 					}
 					x.Delete = wire.Some(v)
@@ -3319,7 +3319,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v acp.SessionAdditionalDirectoriesCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "additionalDirectories"), start, 0); err != nil {
 						return err
 					}
 					x.AdditionalDirectories = wire.Some(v)
@@ -3344,7 +3344,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v acp.SessionResumeCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "resume"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "resume"), start, 0); err != nil {
 						return err
 					}
 					x.Resume = wire.Some(v)
@@ -3369,7 +3369,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v acp.SessionCloseCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "close"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "close"), start, 0); err != nil {
 						return err
 					}
 					x.Close = wire.Some(v)
@@ -3394,7 +3394,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionSystemPromptCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "systemPrompt"), start, 0); err != nil {
 						return err
 					}
 					x.SystemPrompt = wire.Some(v)
@@ -3419,7 +3419,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionForkCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "fork"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "fork"), start, 0); err != nil {
 						return err
 					}
 					x.Fork = wire.Some(v)
@@ -3444,7 +3444,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionArchiveCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "archive"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "archive"), start, 0); err != nil {
 						return err
 					}
 					x.Archive = wire.Some(v)
@@ -3469,7 +3469,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionStatusCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "status"), start, 0); err != nil {
 						return err
 					}
 					x.Status = wire.Some(v)
@@ -3494,7 +3494,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionTitleCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 						return err
 					}
 					x.Title = wire.Some(v)
@@ -3730,7 +3730,7 @@ func (x *SessionSystemPromptCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionSystemPromptModeCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mode"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mode"), start, 0); err != nil {
 						return err
 					}
 					x.Mode = wire.Some(v)
@@ -3858,7 +3858,7 @@ func (x *SessionSystemPromptModeCapabilities) DecodeWire(d *wire.Decoder) error 
 			} else {
 				var v SessionSystemPromptOverrideCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "override"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "override"), start, 0); err != nil {
 						return err
 					}
 					x.Override = wire.Some(v)
@@ -4441,7 +4441,7 @@ func (x *AgentAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v acp.LogoutCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "logout"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "logout"), start, 0); err != nil {
 						return err
 					}
 					x.Logout = wire.Some(v)
@@ -4466,7 +4466,7 @@ func (x *AgentAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v AuthStatusCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "status"), start, 0); err != nil {
 						return err
 					}
 					x.Status = wire.Some(v)
@@ -5075,7 +5075,7 @@ func (x *ProviderInfo) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ProviderCurrentConfig
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "current"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "current"), start, 0); err != nil {
 						return err
 					}
 					x.Current = wire.Some(v)
@@ -5300,7 +5300,7 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -5329,7 +5329,7 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "updatedAt"), start, 0); err != nil {
 							return err
 						}
 						x.UpdatedAt = wire.Some(v)
@@ -5358,7 +5358,7 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "archived"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "archived"), start, 0); err != nil {
 							return err
 						}
 						x.Archived = wire.Some(v)
@@ -7026,7 +7026,7 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "thoughtTokens"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "thoughtTokens"), start, 0); err != nil {
 							return err
 						}
 						x.ThoughtTokens = wire.Some(v)
@@ -7055,7 +7055,7 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "cachedReadTokens"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "cachedReadTokens"), start, 0); err != nil {
 							return err
 						}
 						x.CachedReadTokens = wire.Some(v)
@@ -7084,7 +7084,7 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "cachedWriteTokens"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "cachedWriteTokens"), start, 0); err != nil {
 							return err
 						}
 						x.CachedWriteTokens = wire.Some(v)
@@ -7687,7 +7687,7 @@ func (x *UserMessageChunk) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v acp.MessageID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "messageId"), start, 0); err != nil {
 						return err
 					}
 					x.MessageID = wire.Some(v)
@@ -7869,7 +7869,7 @@ func (x *AgentMessageChunk) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v acp.MessageID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "messageId"), start, 0); err != nil {
 						return err
 					}
 					x.MessageID = wire.Some(v)
@@ -8051,7 +8051,7 @@ func (x *AgentThoughtChunk) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v acp.MessageID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "messageId"), start, 0); err != nil {
 						return err
 					}
 					x.MessageID = wire.Some(v)
@@ -8246,7 +8246,7 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "name"), start, 0); err != nil {
 							return err
 						}
 						x.Name = wire.Some(v)
@@ -8617,7 +8617,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v acp.ToolKind
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "kind"), start, 0); err != nil {
 						return err
 					}
 					x.Kind = wire.Some(v)
@@ -8642,7 +8642,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v acp.ToolCallStatus
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "status"), start, 0); err != nil {
 						return err
 					}
 					x.Status = wire.Some(v)
@@ -8669,7 +8669,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -8698,7 +8698,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "name"), start, 0); err != nil {
 							return err
 						}
 						x.Name = wire.Some(v)
@@ -8726,7 +8726,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []acp.ToolCallContent
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "content"), start, 0); err != nil {
 							return err
 						}
 						x.Content = wire.Some(v)
@@ -8736,7 +8736,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "content")
+							return wire.At(wire.OrNull(err), "content")
 						}
 						if !more {
 							break
@@ -8745,7 +8745,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := acp.DecodeToolCallContent(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "content"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -8777,7 +8777,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []acp.ToolCallLocation
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "locations"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "locations"), start, 0); err != nil {
 							return err
 						}
 						x.Locations = wire.Some(v)
@@ -8787,14 +8787,14 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "locations")
+							return wire.At(wire.OrNull(err), "locations")
 						}
 						if !more {
 							break
 						}
 						var e1 acp.ToolCallLocation
 						if err := e1.DecodeWire(d); err != nil {
-							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "locations"), start, 1); err != nil {
+							if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "locations"), start, 1); err != nil {
 								return err
 							}
 							s1 = append(s1, e1)
@@ -10557,7 +10557,7 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -10586,7 +10586,7 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "updatedAt"), start, 0); err != nil {
 							return err
 						}
 						x.UpdatedAt = wire.Some(v)
@@ -10778,7 +10778,7 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v acp.Cost
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "cost"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "cost"), start, 0); err != nil {
 						return err
 					}
 					x.Cost = wire.Some(v)
@@ -10972,7 +10972,7 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -11169,7 +11169,7 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []acp.ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "summary"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "summary"), start, 0); err != nil {
 							return err
 						}
 						x.Summary = wire.Some(v)
@@ -11179,7 +11179,7 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "summary")
+							return wire.At(wire.OrNull(err), "summary")
 						}
 						if !more {
 							break
@@ -11188,7 +11188,7 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := acp.DecodeContentBlock(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "summary"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "summary"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -11221,7 +11221,7 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "error"), start, 0); err != nil {
 							return err
 						}
 						x.Error = wire.Some(v)
@@ -11572,7 +11572,7 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -11601,7 +11601,7 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -11628,7 +11628,7 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SubagentSessionCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "capabilities"), start, 0); err != nil {
 						return err
 					}
 					x.Capabilities = wire.Some(v)
@@ -11655,7 +11655,7 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeStateUpdate(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "state"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "state"), start, 0); err != nil {
 							return err
 						}
 						x.State = wire.Some(v)
@@ -11684,7 +11684,7 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "cwd"), start, 0); err != nil {
 							return err
 						}
 						x.Cwd = wire.Some(v)
@@ -11712,7 +11712,7 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "additionalDirectories"), start, 0); err != nil {
 							return err
 						}
 						x.AdditionalDirectories = wire.Some(v)
@@ -11722,7 +11722,7 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "additionalDirectories")
+							return wire.At(wire.OrNull(err), "additionalDirectories")
 						}
 						if !more {
 							break
@@ -11731,7 +11731,7 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "additionalDirectories"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "additionalDirectories"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -11925,7 +11925,7 @@ func (x *SubagentSessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionCancelCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "cancel"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "cancel"), start, 0); err != nil {
 						return err
 					}
 					x.Cancel = wire.Some(v)
@@ -12398,7 +12398,7 @@ func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v IdleStopReason
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "stopReason"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "stopReason"), start, 0); err != nil {
 						return err
 					}
 					x.StopReason = wire.Some(v)
@@ -12423,7 +12423,7 @@ func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v acp.Error
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "error"), start, 0); err != nil {
 						return err
 					}
 					x.Error = wire.Some(v)
@@ -12448,7 +12448,7 @@ func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "usage"), start, 0); err != nil {
 						return err
 					}
 					x.Usage = wire.Some(v)
@@ -12855,7 +12855,7 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v acp.SessionID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "senderSessionId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "senderSessionId"), start, 0); err != nil {
 						return err
 					}
 					x.SenderSessionID = wire.Some(v)
@@ -12880,7 +12880,7 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v acp.SessionID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "recipientSessionId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "recipientSessionId"), start, 0); err != nil {
 						return err
 					}
 					x.RecipientSessionID = wire.Some(v)
@@ -12905,7 +12905,7 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v acp.MessageID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "senderMessageId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "senderMessageId"), start, 0); err != nil {
 						return err
 					}
 					x.SenderMessageID = wire.Some(v)
@@ -12930,7 +12930,7 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v acp.MessageID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "recipientMessageId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "recipientMessageId"), start, 0); err != nil {
 						return err
 					}
 					x.RecipientMessageID = wire.Some(v)
@@ -12956,7 +12956,7 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 				var v []acp.ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "content"), start, 0); err != nil {
 							return err
 						}
 						x.Content = wire.Some(v)
@@ -12966,7 +12966,7 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "content")
+							return wire.At(wire.OrNull(err), "content")
 						}
 						if !more {
 							break
@@ -12975,7 +12975,7 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := acp.DecodeContentBlock(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "content"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -13345,7 +13345,7 @@ func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v acp.Implementation
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "clientInfo"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "clientInfo"), start, 0); err != nil {
 						return err
 					}
 					x.ClientInfo = wire.Some(v)
@@ -13560,7 +13560,7 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v acp.Implementation
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "agentInfo"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "agentInfo"), start, 0); err != nil {
 						return err
 					}
 					x.AgentInfo = wire.Some(v)
@@ -15817,7 +15817,7 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SystemPrompt
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "systemPrompt"), start, 0); err != nil {
 						return err
 					}
 					x.SystemPrompt = wire.Some(v)
@@ -15996,7 +15996,7 @@ func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v acp.SessionModeState
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "modes"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "modes"), start, 0); err != nil {
 						return err
 					}
 					x.Modes = wire.Some(v)
@@ -16022,7 +16022,7 @@ func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 				var v []acp.SessionConfigOption
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "configOptions"), start, 0); err != nil {
 							return err
 						}
 						x.ConfigOptions = wire.Some(v)
@@ -16032,7 +16032,7 @@ func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "configOptions")
+							return wire.At(wire.OrNull(err), "configOptions")
 						}
 						if !more {
 							break
@@ -16041,7 +16041,7 @@ func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := acp.DecodeSessionConfigOption(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "configOptions"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "configOptions"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -16208,7 +16208,7 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "cwd"), start, 0); err != nil {
 							return err
 						}
 						x.Cwd = wire.Some(v)
@@ -16237,7 +16237,7 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "cursor"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "cursor"), start, 0); err != nil {
 							return err
 						}
 						x.Cursor = wire.Some(v)
@@ -16264,7 +16264,7 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionArchiveFilter
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "archived"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "archived"), start, 0); err != nil {
 						return err
 					}
 					x.Archived = wire.Some(v)
@@ -16443,7 +16443,7 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "nextCursor"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "nextCursor"), start, 0); err != nil {
 							return err
 						}
 						x.NextCursor = wire.Some(v)
@@ -16691,7 +16691,7 @@ func (x *LoadSessionRequest) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SystemPrompt
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "systemPrompt"), start, 0); err != nil {
 						return err
 					}
 					x.SystemPrompt = wire.Some(v)
@@ -16952,7 +16952,7 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SystemPrompt
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "systemPrompt"), start, 0); err != nil {
 						return err
 					}
 					x.SystemPrompt = wire.Some(v)
@@ -17123,7 +17123,7 @@ func (x *PromptResponse) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "usage"), start, 0); err != nil {
 						return err
 					}
 					x.Usage = wire.Some(v)
@@ -17369,7 +17369,7 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SystemPrompt
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "systemPrompt"), start, 0); err != nil {
 						return err
 					}
 					x.SystemPrompt = wire.Some(v)

@@ -3782,7 +3782,7 @@ func DecodeRequestID(d *wire.Decoder) (RequestID, error) {
 	case wire.KindNumber:
 		v := new(RequestIDInteger)
 		if err := v.DecodeWire(d); err != nil {
-			return nil, err
+			return nil, wire.WantTypes(err, "integer or string")
 		}
 		return *v, nil
 	case wire.KindString:
@@ -4249,7 +4249,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "name"), start, 0); err != nil {
 							return err
 						}
 						x.Name = wire.Some(v)
@@ -4278,7 +4278,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -4305,7 +4305,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ToolKind
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "kind"), start, 0); err != nil {
 						return err
 					}
 					x.Kind = wire.Some(v)
@@ -4330,7 +4330,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ToolCallStatus
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "status"), start, 0); err != nil {
 						return err
 					}
 					x.Status = wire.Some(v)
@@ -4356,7 +4356,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []ToolCallContent
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "content"), start, 0); err != nil {
 							return err
 						}
 						x.Content = wire.Some(v)
@@ -4366,7 +4366,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "content")
+							return wire.At(wire.OrNull(err), "content")
 						}
 						if !more {
 							break
@@ -4375,7 +4375,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeToolCallContent(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "content"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -4407,7 +4407,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []ToolCallLocation
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "locations"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "locations"), start, 0); err != nil {
 							return err
 						}
 						x.Locations = wire.Some(v)
@@ -4417,14 +4417,14 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "locations")
+							return wire.At(wire.OrNull(err), "locations")
 						}
 						if !more {
 							break
 						}
 						var e1 ToolCallLocation
 						if err := e1.DecodeWire(d); err != nil {
-							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "locations"), start, 1); err != nil {
+							if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "locations"), start, 1); err != nil {
 								return err
 							}
 							s1 = append(s1, e1)
@@ -4483,7 +4483,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ToolCallCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "capabilities"), start, 0); err != nil {
 						return err
 					}
 					x.Capabilities = wire.Some(v)
@@ -5323,7 +5323,7 @@ func (x *TextContent) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "annotations"), start, 0); err != nil {
 						return err
 					}
 					x.Annotations = wire.Some(v)
@@ -5460,7 +5460,7 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 				var v []Role
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "audience"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "audience"), start, 0); err != nil {
 							return err
 						}
 						x.Audience = wire.Some(v)
@@ -5470,14 +5470,14 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "audience")
+							return wire.At(wire.OrNull(err), "audience")
 						}
 						if !more {
 							break
 						}
 						var e1 Role
 						if err := e1.DecodeWire(d); err != nil {
-							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "audience"), start, 1); err != nil {
+							if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "audience"), start, 1); err != nil {
 								return err
 							}
 							s1 = append(s1, e1)
@@ -5508,7 +5508,7 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "lastModified"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "lastModified"), start, 0); err != nil {
 							return err
 						}
 						x.LastModified = wire.Some(v)
@@ -5537,7 +5537,7 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "priority"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "priority"), start, 0); err != nil {
 							return err
 						}
 						x.Priority = wire.Some(v)
@@ -5777,7 +5777,7 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "uri"), start, 0); err != nil {
 							return err
 						}
 						x.URI = wire.Some(v)
@@ -5804,7 +5804,7 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "annotations"), start, 0); err != nil {
 						return err
 					}
 					x.Annotations = wire.Some(v)
@@ -6021,7 +6021,7 @@ func (x *AudioContent) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "annotations"), start, 0); err != nil {
 						return err
 					}
 					x.Annotations = wire.Some(v)
@@ -6196,7 +6196,7 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -6225,7 +6225,7 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -6253,7 +6253,7 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				var v []Icon
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "icons"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "icons"), start, 0); err != nil {
 							return err
 						}
 						x.Icons = wire.Some(v)
@@ -6263,14 +6263,14 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "icons")
+							return wire.At(wire.OrNull(err), "icons")
 						}
 						if !more {
 							break
 						}
 						var e1 Icon
 						if err := e1.DecodeWire(d); err != nil {
-							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "icons"), start, 1); err != nil {
+							if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "icons"), start, 1); err != nil {
 								return err
 							}
 							s1 = append(s1, e1)
@@ -6299,7 +6299,7 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 						return err
 					}
 					x.MIMEType = wire.Some(v)
@@ -6326,7 +6326,7 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "size"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "size"), start, 0); err != nil {
 							return err
 						}
 						x.Size = wire.Some(v)
@@ -6353,7 +6353,7 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "annotations"), start, 0); err != nil {
 						return err
 					}
 					x.Annotations = wire.Some(v)
@@ -6560,7 +6560,7 @@ func (x *Icon) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 						return err
 					}
 					x.MIMEType = wire.Some(v)
@@ -6586,7 +6586,7 @@ func (x *Icon) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "sizes"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "sizes"), start, 0); err != nil {
 							return err
 						}
 						x.Sizes = wire.Some(v)
@@ -6596,7 +6596,7 @@ func (x *Icon) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "sizes")
+							return wire.At(wire.OrNull(err), "sizes")
 						}
 						if !more {
 							break
@@ -6605,7 +6605,7 @@ func (x *Icon) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "sizes"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "sizes"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -6636,7 +6636,7 @@ func (x *Icon) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v IconTheme
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "theme"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "theme"), start, 0); err != nil {
 						return err
 					}
 					x.Theme = wire.Some(v)
@@ -6857,7 +6857,7 @@ func (x *EmbeddedResource) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "annotations"), start, 0); err != nil {
 						return err
 					}
 					x.Annotations = wire.Some(v)
@@ -7204,7 +7204,7 @@ func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decode
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 						return err
 					}
 					x.MIMEType = wire.Some(v)
@@ -7373,7 +7373,7 @@ func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decode
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 						return err
 					}
 					x.MIMEType = wire.Some(v)
@@ -7549,7 +7549,7 @@ func (x *Diff) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v DiffPatch
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "patch"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "patch"), start, 0); err != nil {
 						return err
 					}
 					x.Patch = wire.Some(v)
@@ -7893,7 +7893,7 @@ func (x *DiffChangeAdd) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v DiffFileType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "fileType"), start, 0); err != nil {
 						return err
 					}
 					x.FileType = wire.Some(v)
@@ -7918,7 +7918,7 @@ func (x *DiffChangeAdd) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 						return err
 					}
 					x.MIMEType = wire.Some(v)
@@ -8190,7 +8190,7 @@ func (x *DiffChangeDelete) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v DiffFileType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "fileType"), start, 0); err != nil {
 						return err
 					}
 					x.FileType = wire.Some(v)
@@ -8215,7 +8215,7 @@ func (x *DiffChangeDelete) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 						return err
 					}
 					x.MIMEType = wire.Some(v)
@@ -8395,7 +8395,7 @@ func (x *DiffChangeModify) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v DiffFileType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "fileType"), start, 0); err != nil {
 						return err
 					}
 					x.FileType = wire.Some(v)
@@ -8420,7 +8420,7 @@ func (x *DiffChangeModify) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 						return err
 					}
 					x.MIMEType = wire.Some(v)
@@ -8611,7 +8611,7 @@ func (x *DiffChangeMove) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v DiffFileType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "fileType"), start, 0); err != nil {
 						return err
 					}
 					x.FileType = wire.Some(v)
@@ -8636,7 +8636,7 @@ func (x *DiffChangeMove) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 						return err
 					}
 					x.MIMEType = wire.Some(v)
@@ -8832,7 +8832,7 @@ func (x *DiffChangeCopy) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v DiffFileType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "fileType"), start, 0); err != nil {
 						return err
 					}
 					x.FileType = wire.Some(v)
@@ -8857,7 +8857,7 @@ func (x *DiffChangeCopy) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 						return err
 					}
 					x.MIMEType = wire.Some(v)
@@ -9011,7 +9011,7 @@ func (x *otherDiffChange) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v DiffFileType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "fileType"), start, 0); err != nil {
 						return err
 					}
 					x.FileType = wire.Some(v)
@@ -9036,7 +9036,7 @@ func (x *otherDiffChange) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 						return err
 					}
 					x.MIMEType = wire.Some(v)
@@ -9548,7 +9548,7 @@ func (x *ToolCallLocation) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "line"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "line"), start, 0); err != nil {
 							return err
 						}
 						x.Line = wire.Some(v)
@@ -9682,7 +9682,7 @@ func (x *ToolCallCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ToolCallCancelCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "cancel"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "cancel"), start, 0); err != nil {
 						return err
 					}
 					x.Cancel = wire.Some(v)
@@ -9929,7 +9929,7 @@ func (x *CommandPermissionSubject) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "toolCallId"), start, 0); err != nil {
 						return err
 					}
 					x.ToolCallID = wire.Some(v)
@@ -9954,7 +9954,7 @@ func (x *CommandPermissionSubject) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v TerminalID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "terminalId"), start, 0); err != nil {
 						return err
 					}
 					x.TerminalID = wire.Some(v)
@@ -10129,7 +10129,7 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 						return err
 					}
 					x.MIMEType = wire.Some(v)
@@ -10296,7 +10296,7 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 						return err
 					}
 					x.MIMEType = wire.Some(v)
@@ -10882,7 +10882,7 @@ func (x *ElicitationSessionScope) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "toolCallId"), start, 0); err != nil {
 						return err
 					}
 					x.ToolCallID = wire.Some(v)
@@ -11115,7 +11115,7 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -11184,7 +11184,7 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "required"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "required"), start, 0); err != nil {
 							return err
 						}
 						x.Required = wire.Some(v)
@@ -11194,7 +11194,7 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "required")
+							return wire.At(wire.OrNull(err), "required")
 						}
 						if !more {
 							break
@@ -11203,7 +11203,7 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "required"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "required"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -11236,7 +11236,7 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -11593,7 +11593,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -11622,7 +11622,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -11651,7 +11651,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "minLength"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "minLength"), start, 0); err != nil {
 							return err
 						}
 						x.MinLength = wire.Some(v)
@@ -11680,7 +11680,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "maxLength"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "maxLength"), start, 0); err != nil {
 							return err
 						}
 						x.MaxLength = wire.Some(v)
@@ -11709,7 +11709,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "pattern"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "pattern"), start, 0); err != nil {
 							return err
 						}
 						x.Pattern = wire.Some(v)
@@ -11736,7 +11736,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v StringFormat
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "format"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "format"), start, 0); err != nil {
 						return err
 					}
 					x.Format = wire.Some(v)
@@ -11763,7 +11763,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "default"), start, 0); err != nil {
 							return err
 						}
 						x.Default = wire.Some(v)
@@ -11791,7 +11791,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "enum"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "enum"), start, 0); err != nil {
 							return err
 						}
 						x.Enum = wire.Some(v)
@@ -11801,7 +11801,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "enum")
+							return wire.At(wire.OrNull(err), "enum")
 						}
 						if !more {
 							break
@@ -11810,7 +11810,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "enum"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "enum"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -11842,7 +11842,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				var v []EnumOption
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "oneOf"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "oneOf"), start, 0); err != nil {
 							return err
 						}
 						x.OneOf = wire.Some(v)
@@ -11852,14 +11852,14 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "oneOf")
+							return wire.At(wire.OrNull(err), "oneOf")
 						}
 						if !more {
 							break
 						}
 						var e1 EnumOption
 						if err := e1.DecodeWire(d); err != nil {
-							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "oneOf"), start, 1); err != nil {
+							if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "oneOf"), start, 1); err != nil {
 								return err
 							}
 							s1 = append(s1, e1)
@@ -12169,7 +12169,7 @@ func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -12312,7 +12312,7 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -12341,7 +12341,7 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -12370,7 +12370,7 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "minimum"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "minimum"), start, 0); err != nil {
 							return err
 						}
 						x.Minimum = wire.Some(v)
@@ -12399,7 +12399,7 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "maximum"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "maximum"), start, 0); err != nil {
 							return err
 						}
 						x.Maximum = wire.Some(v)
@@ -12428,7 +12428,7 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "default"), start, 0); err != nil {
 							return err
 						}
 						x.Default = wire.Some(v)
@@ -12590,7 +12590,7 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -12619,7 +12619,7 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -12648,7 +12648,7 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "minimum"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "minimum"), start, 0); err != nil {
 							return err
 						}
 						x.Minimum = wire.Some(v)
@@ -12677,7 +12677,7 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "maximum"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "maximum"), start, 0); err != nil {
 							return err
 						}
 						x.Maximum = wire.Some(v)
@@ -12706,7 +12706,7 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "default"), start, 0); err != nil {
 							return err
 						}
 						x.Default = wire.Some(v)
@@ -12868,7 +12868,7 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -12897,7 +12897,7 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -12926,7 +12926,7 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "default"), start, 0); err != nil {
 							return err
 						}
 						x.Default = wire.Some(v)
@@ -13072,7 +13072,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -13101,7 +13101,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -13130,7 +13130,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "minItems"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "minItems"), start, 0); err != nil {
 							return err
 						}
 						x.MinItems = wire.Some(v)
@@ -13159,7 +13159,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "maxItems"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "maxItems"), start, 0); err != nil {
 							return err
 						}
 						x.MaxItems = wire.Some(v)
@@ -13202,7 +13202,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "default"), start, 0); err != nil {
 							return err
 						}
 						x.Default = wire.Some(v)
@@ -13212,7 +13212,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "default")
+							return wire.At(wire.OrNull(err), "default")
 						}
 						if !more {
 							break
@@ -13221,7 +13221,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "default"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "default"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -14415,7 +14415,7 @@ func (x *ElicitationFormModeElicitationSessionScope) DecodeWire(d *wire.Decoder)
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "toolCallId"), start, 0); err != nil {
 						return err
 					}
 					x.ToolCallID = wire.Some(v)
@@ -14884,7 +14884,7 @@ func (x *ElicitationURLModeElicitationSessionScope) DecodeWire(d *wire.Decoder) 
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "toolCallId"), start, 0); err != nil {
 						return err
 					}
 					x.ToolCallID = wire.Some(v)
@@ -15161,7 +15161,7 @@ func (x *Implementation) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -15315,7 +15315,7 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "session"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "session"), start, 0); err != nil {
 						return err
 					}
 					x.Session = wire.Some(v)
@@ -15340,7 +15340,7 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v AgentAuthCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "auth"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "auth"), start, 0); err != nil {
 						return err
 					}
 					x.Auth = wire.Some(v)
@@ -15480,7 +15480,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v PromptCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "prompt"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "prompt"), start, 0); err != nil {
 						return err
 					}
 					x.Prompt = wire.Some(v)
@@ -15505,7 +15505,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MCPCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mcp"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mcp"), start, 0); err != nil {
 						return err
 					}
 					x.MCP = wire.Some(v)
@@ -15530,7 +15530,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionDeleteCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "delete"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "delete"), start, 0); err != nil {
 						return err
 					}
 					x.Delete = wire.Some(v)
@@ -15555,7 +15555,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionAdditionalDirectoriesCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "additionalDirectories"), start, 0); err != nil {
 						return err
 					}
 					x.AdditionalDirectories = wire.Some(v)
@@ -15719,7 +15719,7 @@ func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v PromptImageCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "image"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "image"), start, 0); err != nil {
 						return err
 					}
 					x.Image = wire.Some(v)
@@ -15744,7 +15744,7 @@ func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v PromptAudioCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "audio"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "audio"), start, 0); err != nil {
 						return err
 					}
 					x.Audio = wire.Some(v)
@@ -15769,7 +15769,7 @@ func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v PromptEmbeddedContextCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "embeddedContext"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "embeddedContext"), start, 0); err != nil {
 						return err
 					}
 					x.EmbeddedContext = wire.Some(v)
@@ -16194,7 +16194,7 @@ func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MCPStdioCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "stdio"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "stdio"), start, 0); err != nil {
 						return err
 					}
 					x.Stdio = wire.Some(v)
@@ -16219,7 +16219,7 @@ func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MCPHTTPCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "http"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "http"), start, 0); err != nil {
 						return err
 					}
 					x.HTTP = wire.Some(v)
@@ -16972,7 +16972,7 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -17374,7 +17374,7 @@ func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -17843,7 +17843,7 @@ func (x *SessionConfigOptionSessionConfigSelect) DecodeWire(d *wire.Decoder) err
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -17870,7 +17870,7 @@ func (x *SessionConfigOptionSessionConfigSelect) DecodeWire(d *wire.Decoder) err
 			} else {
 				var v SessionConfigOptionCategory
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "category"), start, 0); err != nil {
 						return err
 					}
 					x.Category = wire.Some(v)
@@ -18188,7 +18188,7 @@ func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -18852,7 +18852,7 @@ func (x *SessionConfigOptionSessionConfigBoolean) DecodeWire(d *wire.Decoder) er
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -18879,7 +18879,7 @@ func (x *SessionConfigOptionSessionConfigBoolean) DecodeWire(d *wire.Decoder) er
 			} else {
 				var v SessionConfigOptionCategory
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "category"), start, 0); err != nil {
 						return err
 					}
 					x.Category = wire.Some(v)
@@ -19066,7 +19066,7 @@ func (x *otherSessionConfigOption) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -19093,7 +19093,7 @@ func (x *otherSessionConfigOption) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionConfigOptionCategory
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "category"), start, 0); err != nil {
 						return err
 					}
 					x.Category = wire.Some(v)
@@ -19621,7 +19621,7 @@ func (x *Command) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeAvailableCommandInput(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "input"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "input"), start, 0); err != nil {
 							return err
 						}
 						x.Input = wire.Some(v)
@@ -20178,7 +20178,7 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -20207,7 +20207,7 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "updatedAt"), start, 0); err != nil {
 							return err
 						}
 						x.UpdatedAt = wire.Some(v)
@@ -21867,7 +21867,7 @@ func (x *UserMessage) DecodeWire(d *wire.Decoder) error {
 				var v []ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "content"), start, 0); err != nil {
 							return err
 						}
 						x.Content = wire.Some(v)
@@ -21877,7 +21877,7 @@ func (x *UserMessage) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "content")
+							return wire.At(wire.OrNull(err), "content")
 						}
 						if !more {
 							break
@@ -21886,7 +21886,7 @@ func (x *UserMessage) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeContentBlock(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "content"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -22100,7 +22100,7 @@ func (x *AgentMessage) DecodeWire(d *wire.Decoder) error {
 				var v []ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "content"), start, 0); err != nil {
 							return err
 						}
 						x.Content = wire.Some(v)
@@ -22110,7 +22110,7 @@ func (x *AgentMessage) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "content")
+							return wire.At(wire.OrNull(err), "content")
 						}
 						if !more {
 							break
@@ -22119,7 +22119,7 @@ func (x *AgentMessage) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeContentBlock(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "content"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -22333,7 +22333,7 @@ func (x *AgentThought) DecodeWire(d *wire.Decoder) error {
 				var v []ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "content"), start, 0); err != nil {
 							return err
 						}
 						x.Content = wire.Some(v)
@@ -22343,7 +22343,7 @@ func (x *AgentThought) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "content")
+							return wire.At(wire.OrNull(err), "content")
 						}
 						if !more {
 							break
@@ -22352,7 +22352,7 @@ func (x *AgentThought) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeContentBlock(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "content"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -22758,7 +22758,7 @@ func (x *RunningStateUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "background"), start, 0); err != nil {
 							return err
 						}
 						x.Background = wire.Some(v)
@@ -22768,7 +22768,7 @@ func (x *RunningStateUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "background")
+							return wire.At(wire.OrNull(err), "background")
 						}
 						if !more {
 							break
@@ -22777,7 +22777,7 @@ func (x *RunningStateUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "background"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -23261,7 +23261,7 @@ func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v IdleStopReason
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "stopReason"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "stopReason"), start, 0); err != nil {
 						return err
 					}
 					x.StopReason = wire.Some(v)
@@ -23286,7 +23286,7 @@ func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Error
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "error"), start, 0); err != nil {
 						return err
 					}
 					x.Error = wire.Some(v)
@@ -23312,7 +23312,7 @@ func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "background"), start, 0); err != nil {
 							return err
 						}
 						x.Background = wire.Some(v)
@@ -23322,7 +23322,7 @@ func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "background")
+							return wire.At(wire.OrNull(err), "background")
 						}
 						if !more {
 							break
@@ -23331,7 +23331,7 @@ func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "background"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -23766,7 +23766,7 @@ func (x *RequiresActionStateUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "background"), start, 0); err != nil {
 							return err
 						}
 						x.Background = wire.Some(v)
@@ -23776,7 +23776,7 @@ func (x *RequiresActionStateUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "background")
+							return wire.At(wire.OrNull(err), "background")
 						}
 						if !more {
 							break
@@ -23785,7 +23785,7 @@ func (x *RequiresActionStateUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "background"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -24079,7 +24079,7 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "command"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "command"), start, 0); err != nil {
 							return err
 						}
 						x.Command = wire.Some(v)
@@ -24106,7 +24106,7 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v AbsolutePath
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "cwd"), start, 0); err != nil {
 						return err
 					}
 					x.Cwd = wire.Some(v)
@@ -24131,7 +24131,7 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v TerminalOutput
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "output"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "output"), start, 0); err != nil {
 						return err
 					}
 					x.Output = wire.Some(v)
@@ -24156,7 +24156,7 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v TerminalExitStatus
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "exitStatus"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "exitStatus"), start, 0); err != nil {
 						return err
 					}
 					x.ExitStatus = wire.Some(v)
@@ -24181,7 +24181,7 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v TerminalSize
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "size"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "size"), start, 0); err != nil {
 						return err
 					}
 					x.Size = wire.Some(v)
@@ -24206,7 +24206,7 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v TerminalCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "capabilities"), start, 0); err != nil {
 						return err
 					}
 					x.Capabilities = wire.Some(v)
@@ -24510,7 +24510,7 @@ func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "exitCode"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "exitCode"), start, 0); err != nil {
 							return err
 						}
 						x.ExitCode = wire.Some(v)
@@ -24539,7 +24539,7 @@ func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "signal"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "signal"), start, 0); err != nil {
 							return err
 						}
 						x.Signal = wire.Some(v)
@@ -24819,7 +24819,7 @@ func (x *TerminalCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v TerminalCancelCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "cancel"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "cancel"), start, 0); err != nil {
 						return err
 					}
 					x.Cancel = wire.Some(v)
@@ -26276,7 +26276,7 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -26305,7 +26305,7 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "updatedAt"), start, 0); err != nil {
 							return err
 						}
 						x.UpdatedAt = wire.Some(v)
@@ -26471,7 +26471,7 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Cost
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "cost"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "cost"), start, 0); err != nil {
 						return err
 					}
 					x.Cost = wire.Some(v)
@@ -26776,7 +26776,7 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -27000,7 +27000,7 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "summary"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "summary"), start, 0); err != nil {
 							return err
 						}
 						x.Summary = wire.Some(v)
@@ -27010,7 +27010,7 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "summary")
+							return wire.At(wire.OrNull(err), "summary")
 						}
 						if !more {
 							break
@@ -27019,7 +27019,7 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeContentBlock(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "summary"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "summary"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -27052,7 +27052,7 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "error"), start, 0); err != nil {
 							return err
 						}
 						x.Error = wire.Some(v)
@@ -27444,7 +27444,7 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ClientAuthCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "auth"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "auth"), start, 0); err != nil {
 						return err
 					}
 					x.Auth = wire.Some(v)
@@ -27469,7 +27469,7 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ElicitationCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "elicitation"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "elicitation"), start, 0); err != nil {
 						return err
 					}
 					x.Elicitation = wire.Some(v)
@@ -27609,7 +27609,7 @@ func (x *ClientAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v TerminalAuthCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "terminal"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "terminal"), start, 0); err != nil {
 						return err
 					}
 					x.Terminal = wire.Some(v)
@@ -27828,7 +27828,7 @@ func (x *ElicitationCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ElicitationFormCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "form"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "form"), start, 0); err != nil {
 						return err
 					}
 					x.Form = wire.Some(v)
@@ -27853,7 +27853,7 @@ func (x *ElicitationCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ElicitationURLCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "url"), start, 0); err != nil {
 						return err
 					}
 					x.URL = wire.Some(v)
@@ -29744,7 +29744,7 @@ func (x *ElicitationAcceptAction) DecodeWire(d *wire.Decoder) error {
 				var v map[string]ElicitationContentValue
 				{
 					if err := d.BeginObject(); err != nil {
-						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "content"), start, 0); err != nil {
 							return err
 						}
 						x.Content = wire.Some(v)
@@ -29754,20 +29754,20 @@ func (x *ElicitationAcceptAction) DecodeWire(d *wire.Decoder) error {
 					for {
 						key, more, err := d.NextKey()
 						if err != nil {
-							return wire.At(err, "content")
+							return wire.At(wire.OrNull(err), "content")
 						}
 						if !more {
 							break
 						}
 						k1 := string(key)
 						if _, dup := m1[k1]; dup {
-							return wire.At(wire.DuplicateError(d.Offset(), k1), "content")
+							return wire.At(wire.OrNull(wire.DuplicateError(d.Offset(), k1)), "content")
 						}
 						var e1 ElicitationContentValue
 						{
 							v2, err := DecodeElicitationContentValue(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.At(err, k1), "content"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.At(err, k1)), "content"), start, 1); err != nil {
 									return err
 								}
 								m1[k1] = e1
@@ -30782,7 +30782,7 @@ func (x *CreateElicitationResponseElicitationAcceptAction) DecodeWire(d *wire.De
 				var v map[string]ElicitationContentValue
 				{
 					if err := d.BeginObject(); err != nil {
-						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "content"), start, 0); err != nil {
 							return err
 						}
 						x.Content = wire.Some(v)
@@ -30792,20 +30792,20 @@ func (x *CreateElicitationResponseElicitationAcceptAction) DecodeWire(d *wire.De
 					for {
 						key, more, err := d.NextKey()
 						if err != nil {
-							return wire.At(err, "content")
+							return wire.At(wire.OrNull(err), "content")
 						}
 						if !more {
 							break
 						}
 						k1 := string(key)
 						if _, dup := m1[k1]; dup {
-							return wire.At(wire.DuplicateError(d.Offset(), k1), "content")
+							return wire.At(wire.OrNull(wire.DuplicateError(d.Offset(), k1)), "content")
 						}
 						var e1 ElicitationContentValue
 						{
 							v2, err := DecodeElicitationContentValue(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.At(err, k1), "content"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.At(err, k1)), "content"), start, 1); err != nil {
 									return err
 								}
 								m1[k1] = e1
@@ -33412,7 +33412,7 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v AbsolutePath
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "cwd"), start, 0); err != nil {
 						return err
 					}
 					x.Cwd = wire.Some(v)
@@ -33437,7 +33437,7 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionListCursor
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "cursor"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "cursor"), start, 0); err != nil {
 						return err
 					}
 					x.Cursor = wire.Some(v)
@@ -33602,7 +33602,7 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionListCursor
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "nextCursor"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "nextCursor"), start, 0); err != nil {
 						return err
 					}
 					x.NextCursor = wire.Some(v)
@@ -34478,7 +34478,7 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -34507,7 +34507,7 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeRequestPermissionSubject(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "subject"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "subject"), start, 0); err != nil {
 							return err
 						}
 						x.Subject = wire.Some(v)
@@ -34930,7 +34930,7 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeReplayFrom(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "replayFrom"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "replayFrom"), start, 0); err != nil {
 							return err
 						}
 						x.ReplayFrom = wire.Some(v)

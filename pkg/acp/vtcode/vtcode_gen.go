@@ -3034,7 +3034,7 @@ func DecodeRequestID(d *wire.Decoder) (RequestID, error) {
 	case wire.KindNumber:
 		v := new(RequestIDInteger)
 		if err := v.DecodeWire(d); err != nil {
-			return nil, err
+			return nil, wire.WantTypes(err, "null or integer or string")
 		}
 		return *v, nil
 	case wire.KindString:

@@ -22004,7 +22004,7 @@ func (x *SessionJobsPayload) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "next_cursor"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "next_cursor"), start, 0); err != nil {
 							return err
 						}
 						x.NextCursor = v

@@ -300,7 +300,7 @@ func (x *LintConfig) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v FixKind
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "fix"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "fix"), start, 0); err != nil {
 						return err
 					}
 					x.Fix = wire.Some(v)
@@ -678,7 +678,7 @@ func (x *RuleWithNoAccessKeyOptions) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v FixKind
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "fix"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "fix"), start, 0); err != nil {
 						return err
 					}
 					x.Fix = wire.Some(v)
@@ -1318,7 +1318,7 @@ func DecodeLintConfigTabWidth(d *wire.Decoder) (LintConfigTabWidth, error) {
 	case wire.KindNumber:
 		v := new(LintConfigTabWidthInteger)
 		if err := v.DecodeWire(d); err != nil {
-			return nil, err
+			return nil, wire.WantTypes(err, "integer or string")
 		}
 		return *v, nil
 	case wire.KindString:
@@ -2140,7 +2140,7 @@ func DecodeLintConfigLinesAbove(d *wire.Decoder) (LintConfigLinesAbove, error) {
 	case wire.KindNumber:
 		v := new(LintConfigLinesAboveInteger)
 		if err := v.DecodeWire(d); err != nil {
-			return nil, err
+			return nil, wire.WantTypes(err, "integer or array")
 		}
 		return *v, nil
 	case wire.KindArray:

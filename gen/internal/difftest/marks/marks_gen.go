@@ -915,7 +915,7 @@ func DecodeMarkConfigFontWeight(d *wire.Decoder) (MarkConfigFontWeight, error) {
 	case wire.KindNumber:
 		v := new(FontWeightInteger)
 		if err := v.DecodeWire(d); err != nil {
-			return nil, err
+			return nil, wire.WantTypes(err, "integer or string or object")
 		}
 		return *v, nil
 	case wire.KindString:
@@ -997,7 +997,7 @@ func DecodeFontWeight(d *wire.Decoder) (FontWeight, error) {
 	case wire.KindNumber:
 		v := new(FontWeightInteger)
 		if err := v.DecodeWire(d); err != nil {
-			return nil, err
+			return nil, wire.WantTypes(err, "integer or string")
 		}
 		return *v, nil
 	case wire.KindString:

@@ -533,7 +533,7 @@ func (x *Series) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "unit"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "unit"), start, 0); err != nil {
 							return err
 						}
 						x.Unit = wire.Some(v)

@@ -348,7 +348,7 @@ func (x *BuildConfig) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeBuildConfigConclusion(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "conclusion"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "conclusion"), start, 0); err != nil {
 							return err
 						}
 						x.Conclusion = wire.Some(v)
@@ -1142,7 +1142,7 @@ func DecodeBuildConfigLevel(d *wire.Decoder) (BuildConfigLevel, error) {
 	case wire.KindNumber:
 		v := new(BuildConfigLevelInteger)
 		if err := v.DecodeWire(d); err != nil {
-			return nil, err
+			return nil, wire.WantTypes(err, "integer or string")
 		}
 		return *v, nil
 	case wire.KindString:
@@ -1923,7 +1923,7 @@ func DecodeUseItem(d *wire.Decoder) (UseItem, error) {
 	case wire.KindNumber:
 		v := new(UseItemInteger)
 		if err := v.DecodeWire(d); err != nil {
-			return nil, err
+			return nil, wire.WantTypes(err, "null or boolean or integer or string or object")
 		}
 		return *v, nil
 	case wire.KindString:
@@ -2220,7 +2220,7 @@ func DecodeFalsy(d *wire.Decoder) (Falsy, error) {
 	case wire.KindNumber:
 		v := new(UseItemInteger)
 		if err := v.DecodeWire(d); err != nil {
-			return nil, err
+			return nil, wire.WantTypes(err, "null or boolean or integer or string")
 		}
 		return *v, nil
 	case wire.KindString:

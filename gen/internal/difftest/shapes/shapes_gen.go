@@ -867,7 +867,7 @@ func DecodeTarget(d *wire.Decoder) (Target, error) {
 	case wire.KindNumber:
 		v := new(TargetInteger)
 		if err := v.DecodeWire(d); err != nil {
-			return nil, err
+			return nil, wire.WantTypes(err, "integer or string or array")
 		}
 		return *v, nil
 	case wire.KindString:

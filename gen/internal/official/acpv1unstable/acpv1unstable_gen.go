@@ -7277,7 +7277,7 @@ func DecodeRequestID(d *wire.Decoder) (RequestID, error) {
 	case wire.KindNumber:
 		v := new(RequestIDNumber)
 		if err := v.DecodeWire(d); err != nil {
-			return nil, err
+			return nil, wire.WantTypes(err, "null or integer or string")
 		}
 		return *v, nil
 	case wire.KindString:
@@ -8009,7 +8009,7 @@ func (x *ReadTextFileRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "line"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "line"), start, 0); err != nil {
 							return err
 						}
 						x.Line = wire.Some(v)
@@ -8038,7 +8038,7 @@ func (x *ReadTextFileRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "limit"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "limit"), start, 0); err != nil {
 							return err
 						}
 						x.Limit = wire.Some(v)
@@ -8389,7 +8389,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ToolKind
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "kind"), start, 0); err != nil {
 						return err
 					}
 					x.Kind = wire.Some(v)
@@ -8414,7 +8414,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ToolCallStatus
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "status"), start, 0); err != nil {
 						return err
 					}
 					x.Status = wire.Some(v)
@@ -8441,7 +8441,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -8470,7 +8470,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "name"), start, 0); err != nil {
 							return err
 						}
 						x.Name = wire.Some(v)
@@ -8498,7 +8498,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []ToolCallContent
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "content"), start, 0); err != nil {
 							return err
 						}
 						x.Content = wire.Some(v)
@@ -8508,7 +8508,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "content")
+							return wire.At(wire.OrNull(err), "content")
 						}
 						if !more {
 							break
@@ -8517,7 +8517,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeToolCallContent(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "content"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -8549,7 +8549,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []ToolCallLocation
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "locations"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "locations"), start, 0); err != nil {
 							return err
 						}
 						x.Locations = wire.Some(v)
@@ -8559,14 +8559,14 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "locations")
+							return wire.At(wire.OrNull(err), "locations")
 						}
 						if !more {
 							break
 						}
 						var e1 ToolCallLocation
 						if err := e1.DecodeWire(d); err != nil {
-							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "locations"), start, 1); err != nil {
+							if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "locations"), start, 1); err != nil {
 								return err
 							}
 							s1 = append(s1, e1)
@@ -9437,7 +9437,7 @@ func (x *TextContent) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "annotations"), start, 0); err != nil {
 						return err
 					}
 					x.Annotations = wire.Some(v)
@@ -9595,7 +9595,7 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 				var v []Role
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "audience"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "audience"), start, 0); err != nil {
 							return err
 						}
 						x.Audience = wire.Some(v)
@@ -9605,14 +9605,14 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "audience")
+							return wire.At(wire.OrNull(err), "audience")
 						}
 						if !more {
 							break
 						}
 						var e1 Role
 						if err := e1.DecodeWire(d); err != nil {
-							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "audience"), start, 1); err != nil {
+							if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "audience"), start, 1); err != nil {
 								return err
 							}
 							s1 = append(s1, e1)
@@ -9643,7 +9643,7 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "lastModified"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "lastModified"), start, 0); err != nil {
 							return err
 						}
 						x.LastModified = wire.Some(v)
@@ -9672,7 +9672,7 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "priority"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "priority"), start, 0); err != nil {
 							return err
 						}
 						x.Priority = wire.Some(v)
@@ -9885,7 +9885,7 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "annotations"), start, 0); err != nil {
 						return err
 					}
 					x.Annotations = wire.Some(v)
@@ -9942,7 +9942,7 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "uri"), start, 0); err != nil {
 							return err
 						}
 						x.URI = wire.Some(v)
@@ -10101,7 +10101,7 @@ func (x *AudioContent) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "annotations"), start, 0); err != nil {
 						return err
 					}
 					x.Annotations = wire.Some(v)
@@ -10280,7 +10280,7 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "annotations"), start, 0); err != nil {
 						return err
 					}
 					x.Annotations = wire.Some(v)
@@ -10307,7 +10307,7 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -10336,7 +10336,7 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 							return err
 						}
 						x.MIMEType = wire.Some(v)
@@ -10380,7 +10380,7 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "size"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "size"), start, 0); err != nil {
 							return err
 						}
 						x.Size = wire.Some(v)
@@ -10409,7 +10409,7 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -10607,7 +10607,7 @@ func (x *EmbeddedResource) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "annotations"), start, 0); err != nil {
 						return err
 					}
 					x.Annotations = wire.Some(v)
@@ -10947,7 +10947,7 @@ func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decode
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 							return err
 						}
 						x.MIMEType = wire.Some(v)
@@ -11141,7 +11141,7 @@ func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decode
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 							return err
 						}
 						x.MIMEType = wire.Some(v)
@@ -11320,7 +11320,7 @@ func (x *Diff) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "oldText"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "oldText"), start, 0); err != nil {
 							return err
 						}
 						x.OldText = wire.Some(v)
@@ -11655,7 +11655,7 @@ func (x *ToolCallLocation) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "line"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "line"), start, 0); err != nil {
 							return err
 						}
 						x.Line = wire.Some(v)
@@ -12151,7 +12151,7 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "cwd"), start, 0); err != nil {
 							return err
 						}
 						x.Cwd = wire.Some(v)
@@ -12180,7 +12180,7 @@ func (x *CreateTerminalRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "outputByteLimit"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "outputByteLimit"), start, 0); err != nil {
 							return err
 						}
 						x.OutputByteLimit = wire.Some(v)
@@ -13330,7 +13330,7 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -13402,7 +13402,7 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "required"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "required"), start, 0); err != nil {
 							return err
 						}
 						x.Required = wire.Some(v)
@@ -13412,7 +13412,7 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "required")
+							return wire.At(wire.OrNull(err), "required")
 						}
 						if !more {
 							break
@@ -13421,7 +13421,7 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "required"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "required"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -13454,7 +13454,7 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -13863,7 +13863,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -13892,7 +13892,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -13921,7 +13921,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "minLength"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "minLength"), start, 0); err != nil {
 							return err
 						}
 						x.MinLength = wire.Some(v)
@@ -13950,7 +13950,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "maxLength"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "maxLength"), start, 0); err != nil {
 							return err
 						}
 						x.MaxLength = wire.Some(v)
@@ -13979,7 +13979,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "pattern"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "pattern"), start, 0); err != nil {
 							return err
 						}
 						x.Pattern = wire.Some(v)
@@ -14006,7 +14006,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v StringFormat
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "format"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "format"), start, 0); err != nil {
 						return err
 					}
 					x.Format = wire.Some(v)
@@ -14033,7 +14033,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "default"), start, 0); err != nil {
 							return err
 						}
 						x.Default = wire.Some(v)
@@ -14061,7 +14061,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "enum"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "enum"), start, 0); err != nil {
 							return err
 						}
 						x.Enum = wire.Some(v)
@@ -14071,7 +14071,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "enum")
+							return wire.At(wire.OrNull(err), "enum")
 						}
 						if !more {
 							break
@@ -14080,7 +14080,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "enum"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "enum"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -14112,7 +14112,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				var v []EnumOption
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "oneOf"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "oneOf"), start, 0); err != nil {
 							return err
 						}
 						x.OneOf = wire.Some(v)
@@ -14122,14 +14122,14 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "oneOf")
+							return wire.At(wire.OrNull(err), "oneOf")
 						}
 						if !more {
 							break
 						}
 						var e1 EnumOption
 						if err := e1.DecodeWire(d); err != nil {
-							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "oneOf"), start, 1); err != nil {
+							if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "oneOf"), start, 1); err != nil {
 								return err
 							}
 							s1 = append(s1, e1)
@@ -14434,7 +14434,7 @@ func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -14583,7 +14583,7 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -14612,7 +14612,7 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -14641,7 +14641,7 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "minimum"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "minimum"), start, 0); err != nil {
 							return err
 						}
 						x.Minimum = wire.Some(v)
@@ -14670,7 +14670,7 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "maximum"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "maximum"), start, 0); err != nil {
 							return err
 						}
 						x.Maximum = wire.Some(v)
@@ -14699,7 +14699,7 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "default"), start, 0); err != nil {
 							return err
 						}
 						x.Default = wire.Some(v)
@@ -14867,7 +14867,7 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -14896,7 +14896,7 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -14925,7 +14925,7 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "minimum"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "minimum"), start, 0); err != nil {
 							return err
 						}
 						x.Minimum = wire.Some(v)
@@ -14954,7 +14954,7 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "maximum"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "maximum"), start, 0); err != nil {
 							return err
 						}
 						x.Maximum = wire.Some(v)
@@ -14983,7 +14983,7 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "default"), start, 0); err != nil {
 							return err
 						}
 						x.Default = wire.Some(v)
@@ -15151,7 +15151,7 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -15180,7 +15180,7 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -15209,7 +15209,7 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "default"), start, 0); err != nil {
 							return err
 						}
 						x.Default = wire.Some(v)
@@ -15361,7 +15361,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -15390,7 +15390,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -15419,7 +15419,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "minItems"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "minItems"), start, 0); err != nil {
 							return err
 						}
 						x.MinItems = wire.Some(v)
@@ -15448,7 +15448,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "maxItems"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "maxItems"), start, 0); err != nil {
 							return err
 						}
 						x.MaxItems = wire.Some(v)
@@ -15491,7 +15491,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "default"), start, 0); err != nil {
 							return err
 						}
 						x.Default = wire.Some(v)
@@ -15501,7 +15501,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "default")
+							return wire.At(wire.OrNull(err), "default")
 						}
 						if !more {
 							break
@@ -15510,7 +15510,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "default"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "default"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -16328,7 +16328,7 @@ func (x *Session) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "toolCallId"), start, 0); err != nil {
 						return err
 					}
 					x.ToolCallID = wire.Some(v)
@@ -16972,7 +16972,7 @@ func (x *ElicitationURLModeSession) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "toolCallId"), start, 0); err != nil {
 						return err
 					}
 					x.ToolCallID = wire.Some(v)
@@ -18532,7 +18532,7 @@ func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Implementation
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "agentInfo"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "agentInfo"), start, 0); err != nil {
 						return err
 					}
 					x.AgentInfo = wire.Some(v)
@@ -18821,7 +18821,7 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ProvidersCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "providers"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "providers"), start, 0); err != nil {
 						return err
 					}
 					x.Providers = wire.Some(v)
@@ -19329,7 +19329,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionListCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "list"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "list"), start, 0); err != nil {
 						return err
 					}
 					x.List = wire.Some(v)
@@ -19354,7 +19354,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionDeleteCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "delete"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "delete"), start, 0); err != nil {
 						return err
 					}
 					x.Delete = wire.Some(v)
@@ -19379,7 +19379,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionAdditionalDirectoriesCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "additionalDirectories"), start, 0); err != nil {
 						return err
 					}
 					x.AdditionalDirectories = wire.Some(v)
@@ -19404,7 +19404,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionSystemPromptCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "systemPrompt"), start, 0); err != nil {
 						return err
 					}
 					x.SystemPrompt = wire.Some(v)
@@ -19429,7 +19429,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionForkCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "fork"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "fork"), start, 0); err != nil {
 						return err
 					}
 					x.Fork = wire.Some(v)
@@ -19454,7 +19454,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionArchiveCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "archive"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "archive"), start, 0); err != nil {
 						return err
 					}
 					x.Archive = wire.Some(v)
@@ -19479,7 +19479,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionStatusCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "status"), start, 0); err != nil {
 						return err
 					}
 					x.Status = wire.Some(v)
@@ -19504,7 +19504,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionTitleCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 						return err
 					}
 					x.Title = wire.Some(v)
@@ -19529,7 +19529,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionResumeCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "resume"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "resume"), start, 0); err != nil {
 						return err
 					}
 					x.Resume = wire.Some(v)
@@ -19554,7 +19554,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionCloseCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "close"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "close"), start, 0); err != nil {
 						return err
 					}
 					x.Close = wire.Some(v)
@@ -20087,7 +20087,7 @@ func (x *SessionSystemPromptCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionSystemPromptModeCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mode"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mode"), start, 0); err != nil {
 						return err
 					}
 					x.Mode = wire.Some(v)
@@ -20221,7 +20221,7 @@ func (x *SessionSystemPromptModeCapabilities) DecodeWire(d *wire.Decoder) error 
 			} else {
 				var v SessionSystemPromptOverrideCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "override"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "override"), start, 0); err != nil {
 						return err
 					}
 					x.Override = wire.Some(v)
@@ -21034,7 +21034,7 @@ func (x *AgentAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v AuthStatusCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "status"), start, 0); err != nil {
 						return err
 					}
 					x.Status = wire.Some(v)
@@ -21059,7 +21059,7 @@ func (x *AgentAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v LogoutCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "logout"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "logout"), start, 0); err != nil {
 						return err
 					}
 					x.Logout = wire.Some(v)
@@ -21640,7 +21640,7 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -21955,7 +21955,7 @@ func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -22156,7 +22156,7 @@ func (x *Implementation) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -22621,7 +22621,7 @@ func (x *ProviderInfo) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ProviderCurrentConfig
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "current"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "current"), start, 0); err != nil {
 						return err
 					}
 					x.Current = wire.Some(v)
@@ -23551,7 +23551,7 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "active"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "active"), start, 0); err != nil {
 							return err
 						}
 						x.Active = wire.Some(v)
@@ -23580,7 +23580,7 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "name"), start, 0); err != nil {
 							return err
 						}
 						x.Name = wire.Some(v)
@@ -23609,7 +23609,7 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "email"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "email"), start, 0); err != nil {
 							return err
 						}
 						x.Email = wire.Some(v)
@@ -23638,7 +23638,7 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "organization"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "organization"), start, 0); err != nil {
 							return err
 						}
 						x.Organization = wire.Some(v)
@@ -23813,7 +23813,7 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionModeState
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "modes"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "modes"), start, 0); err != nil {
 						return err
 					}
 					x.Modes = wire.Some(v)
@@ -23839,7 +23839,7 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 				var v []SessionConfigOption
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "configOptions"), start, 0); err != nil {
 							return err
 						}
 						x.ConfigOptions = wire.Some(v)
@@ -23849,7 +23849,7 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "configOptions")
+							return wire.At(wire.OrNull(err), "configOptions")
 						}
 						if !more {
 							break
@@ -23858,7 +23858,7 @@ func (x *NewSessionResponse) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeSessionConfigOption(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "configOptions"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "configOptions"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -24258,7 +24258,7 @@ func (x *SessionMode) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -24573,7 +24573,7 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -24600,7 +24600,7 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionConfigOptionCategory
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "category"), start, 0); err != nil {
 						return err
 					}
 					x.Category = wire.Some(v)
@@ -25042,7 +25042,7 @@ func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -25602,7 +25602,7 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -25629,7 +25629,7 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionConfigOptionCategory
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "category"), start, 0); err != nil {
 						return err
 					}
 					x.Category = wire.Some(v)
@@ -25837,7 +25837,7 @@ func (x *baseSessionConfigOption) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -25864,7 +25864,7 @@ func (x *baseSessionConfigOption) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionConfigOptionCategory
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "category"), start, 0); err != nil {
 						return err
 					}
 					x.Category = wire.Some(v)
@@ -26019,7 +26019,7 @@ func (x *LoadSessionResponse) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionModeState
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "modes"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "modes"), start, 0); err != nil {
 						return err
 					}
 					x.Modes = wire.Some(v)
@@ -26045,7 +26045,7 @@ func (x *LoadSessionResponse) DecodeWire(d *wire.Decoder) error {
 				var v []SessionConfigOption
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "configOptions"), start, 0); err != nil {
 							return err
 						}
 						x.ConfigOptions = wire.Some(v)
@@ -26055,7 +26055,7 @@ func (x *LoadSessionResponse) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "configOptions")
+							return wire.At(wire.OrNull(err), "configOptions")
 						}
 						if !more {
 							break
@@ -26064,7 +26064,7 @@ func (x *LoadSessionResponse) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeSessionConfigOption(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "configOptions"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "configOptions"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -26258,7 +26258,7 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "nextCursor"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "nextCursor"), start, 0); err != nil {
 							return err
 						}
 						x.NextCursor = wire.Some(v)
@@ -26477,7 +26477,7 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -26506,7 +26506,7 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "updatedAt"), start, 0); err != nil {
 							return err
 						}
 						x.UpdatedAt = wire.Some(v)
@@ -26535,7 +26535,7 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "archived"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "archived"), start, 0); err != nil {
 							return err
 						}
 						x.Archived = wire.Some(v)
@@ -26812,7 +26812,7 @@ func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionModeState
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "modes"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "modes"), start, 0); err != nil {
 						return err
 					}
 					x.Modes = wire.Some(v)
@@ -26838,7 +26838,7 @@ func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 				var v []SessionConfigOption
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "configOptions"), start, 0); err != nil {
 							return err
 						}
 						x.ConfigOptions = wire.Some(v)
@@ -26848,7 +26848,7 @@ func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "configOptions")
+							return wire.At(wire.OrNull(err), "configOptions")
 						}
 						if !more {
 							break
@@ -26857,7 +26857,7 @@ func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeSessionConfigOption(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "configOptions"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "configOptions"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -27516,7 +27516,7 @@ func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionModeState
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "modes"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "modes"), start, 0); err != nil {
 						return err
 					}
 					x.Modes = wire.Some(v)
@@ -27542,7 +27542,7 @@ func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
 				var v []SessionConfigOption
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "configOptions"), start, 0); err != nil {
 							return err
 						}
 						x.ConfigOptions = wire.Some(v)
@@ -27552,7 +27552,7 @@ func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "configOptions")
+							return wire.At(wire.OrNull(err), "configOptions")
 						}
 						if !more {
 							break
@@ -27561,7 +27561,7 @@ func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeSessionConfigOption(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "configOptions"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "configOptions"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -28078,7 +28078,7 @@ func (x *PromptResponse) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "usage"), start, 0); err != nil {
 						return err
 					}
 					x.Usage = wire.Some(v)
@@ -28338,7 +28338,7 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "thoughtTokens"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "thoughtTokens"), start, 0); err != nil {
 							return err
 						}
 						x.ThoughtTokens = wire.Some(v)
@@ -28367,7 +28367,7 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "cachedReadTokens"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "cachedReadTokens"), start, 0); err != nil {
 							return err
 						}
 						x.CachedReadTokens = wire.Some(v)
@@ -28396,7 +28396,7 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "cachedWriteTokens"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "cachedWriteTokens"), start, 0); err != nil {
 							return err
 						}
 						x.CachedWriteTokens = wire.Some(v)
@@ -28943,7 +28943,7 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeAgentNotificationParams(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "params"), start, 0); err != nil {
 							return err
 						}
 						x.Params = wire.Some(v)
@@ -29945,7 +29945,7 @@ func (x *ContentChunk) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MessageID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "messageId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "messageId"), start, 0); err != nil {
 						return err
 					}
 					x.MessageID = wire.Some(v)
@@ -30312,7 +30312,7 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "name"), start, 0); err != nil {
 							return err
 						}
 						x.Name = wire.Some(v)
@@ -32120,7 +32120,7 @@ func (x *AvailableCommand) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v AvailableCommandInput
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "input"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "input"), start, 0); err != nil {
 						return err
 					}
 					x.Input = wire.Some(v)
@@ -32664,7 +32664,7 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -32693,7 +32693,7 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "updatedAt"), start, 0); err != nil {
 							return err
 						}
 						x.UpdatedAt = wire.Some(v)
@@ -32865,7 +32865,7 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Cost
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "cost"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "cost"), start, 0); err != nil {
 						return err
 					}
 					x.Cost = wire.Some(v)
@@ -33182,7 +33182,7 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -33412,7 +33412,7 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "summary"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "summary"), start, 0); err != nil {
 							return err
 						}
 						x.Summary = wire.Some(v)
@@ -33422,7 +33422,7 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "summary")
+							return wire.At(wire.OrNull(err), "summary")
 						}
 						if !more {
 							break
@@ -33431,7 +33431,7 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeContentBlock(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "summary"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "summary"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -33464,7 +33464,7 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "error"), start, 0); err != nil {
 							return err
 						}
 						x.Error = wire.Some(v)
@@ -33883,7 +33883,7 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -33912,7 +33912,7 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -33939,7 +33939,7 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SubagentSessionCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "capabilities"), start, 0); err != nil {
 						return err
 					}
 					x.Capabilities = wire.Some(v)
@@ -33966,7 +33966,7 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeStateUpdate(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "state"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "state"), start, 0); err != nil {
 							return err
 						}
 						x.State = wire.Some(v)
@@ -33995,7 +33995,7 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "cwd"), start, 0); err != nil {
 							return err
 						}
 						x.Cwd = wire.Some(v)
@@ -34023,7 +34023,7 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "additionalDirectories"), start, 0); err != nil {
 							return err
 						}
 						x.AdditionalDirectories = wire.Some(v)
@@ -34033,7 +34033,7 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "additionalDirectories")
+							return wire.At(wire.OrNull(err), "additionalDirectories")
 						}
 						if !more {
 							break
@@ -34042,7 +34042,7 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "additionalDirectories"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "additionalDirectories"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -34238,7 +34238,7 @@ func (x *SubagentSessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionCancelCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "cancel"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "cancel"), start, 0); err != nil {
 						return err
 					}
 					x.Cancel = wire.Some(v)
@@ -34742,7 +34742,7 @@ func (x *Idle) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "usage"), start, 0); err != nil {
 						return err
 					}
 					x.Usage = wire.Some(v)
@@ -34784,7 +34784,7 @@ func (x *Idle) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "stopReason"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "stopReason"), start, 0); err != nil {
 							return err
 						}
 						x.StopReason = wire.Some(v)
@@ -35139,7 +35139,7 @@ func (x *EndTurn) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "usage"), start, 0); err != nil {
 						return err
 					}
 					x.Usage = wire.Some(v)
@@ -35301,7 +35301,7 @@ func (x *MaxTokens) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "usage"), start, 0); err != nil {
 						return err
 					}
 					x.Usage = wire.Some(v)
@@ -35463,7 +35463,7 @@ func (x *MaxTurnRequests) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "usage"), start, 0); err != nil {
 						return err
 					}
 					x.Usage = wire.Some(v)
@@ -35625,7 +35625,7 @@ func (x *Refusal) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "usage"), start, 0); err != nil {
 						return err
 					}
 					x.Usage = wire.Some(v)
@@ -35787,7 +35787,7 @@ func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "usage"), start, 0); err != nil {
 						return err
 					}
 					x.Usage = wire.Some(v)
@@ -35949,7 +35949,7 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "usage"), start, 0); err != nil {
 						return err
 					}
 					x.Usage = wire.Some(v)
@@ -35989,7 +35989,7 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Error
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "error"), start, 0); err != nil {
 						return err
 					}
 					x.Error = wire.Some(v)
@@ -36130,7 +36130,7 @@ func (x *None) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "usage"), start, 0); err != nil {
 						return err
 					}
 					x.Usage = wire.Some(v)
@@ -36475,7 +36475,7 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "senderSessionId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "senderSessionId"), start, 0); err != nil {
 						return err
 					}
 					x.SenderSessionID = wire.Some(v)
@@ -36500,7 +36500,7 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "recipientSessionId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "recipientSessionId"), start, 0); err != nil {
 						return err
 					}
 					x.RecipientSessionID = wire.Some(v)
@@ -36525,7 +36525,7 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MessageID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "senderMessageId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "senderMessageId"), start, 0); err != nil {
 						return err
 					}
 					x.SenderMessageID = wire.Some(v)
@@ -36550,7 +36550,7 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MessageID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "recipientMessageId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "recipientMessageId"), start, 0); err != nil {
 						return err
 					}
 					x.RecipientMessageID = wire.Some(v)
@@ -36576,7 +36576,7 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 				var v []ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "content"), start, 0); err != nil {
 							return err
 						}
 						x.Content = wire.Some(v)
@@ -36586,7 +36586,7 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "content")
+							return wire.At(wire.OrNull(err), "content")
 						}
 						if !more {
 							break
@@ -36595,7 +36595,7 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeContentBlock(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "content"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -38279,7 +38279,7 @@ func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Implementation
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "clientInfo"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "clientInfo"), start, 0); err != nil {
 						return err
 					}
 					x.ClientInfo = wire.Some(v)
@@ -38465,7 +38465,7 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ClientSessionCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "session"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "session"), start, 0); err != nil {
 						return err
 					}
 					x.Session = wire.Some(v)
@@ -38490,7 +38490,7 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SubagentCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "subagents"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "subagents"), start, 0); err != nil {
 						return err
 					}
 					x.Subagents = wire.Some(v)
@@ -38515,7 +38515,7 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v PlanCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "plan"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "plan"), start, 0); err != nil {
 						return err
 					}
 					x.Plan = wire.Some(v)
@@ -38556,7 +38556,7 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ElicitationCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "elicitation"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "elicitation"), start, 0); err != nil {
 						return err
 					}
 					x.Elicitation = wire.Some(v)
@@ -38902,7 +38902,7 @@ func (x *ClientSessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionConfigOptionsCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "configOptions"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "configOptions"), start, 0); err != nil {
 						return err
 					}
 					x.ConfigOptions = wire.Some(v)
@@ -39108,7 +39108,7 @@ func (x *SessionConfigOptionsCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v BooleanConfigOptionCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "boolean"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "boolean"), start, 0); err != nil {
 						return err
 					}
 					x.Boolean = wire.Some(v)
@@ -39699,7 +39699,7 @@ func (x *ElicitationCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ElicitationFormCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "form"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "form"), start, 0); err != nil {
 						return err
 					}
 					x.Form = wire.Some(v)
@@ -39724,7 +39724,7 @@ func (x *ElicitationCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ElicitationURLCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "url"), start, 0); err != nil {
 						return err
 					}
 					x.URL = wire.Some(v)
@@ -40889,7 +40889,7 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SystemPrompt
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "systemPrompt"), start, 0); err != nil {
 						return err
 					}
 					x.SystemPrompt = wire.Some(v)
@@ -42484,7 +42484,7 @@ func (x *LoadSessionRequest) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SystemPrompt
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "systemPrompt"), start, 0); err != nil {
 						return err
 					}
 					x.SystemPrompt = wire.Some(v)
@@ -42657,7 +42657,7 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "cwd"), start, 0); err != nil {
 							return err
 						}
 						x.Cwd = wire.Some(v)
@@ -42686,7 +42686,7 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "cursor"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "cursor"), start, 0); err != nil {
 							return err
 						}
 						x.Cursor = wire.Some(v)
@@ -42713,7 +42713,7 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionArchiveFilter
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "archived"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "archived"), start, 0); err != nil {
 						return err
 					}
 					x.Archived = wire.Some(v)
@@ -43135,7 +43135,7 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SystemPrompt
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "systemPrompt"), start, 0); err != nil {
 						return err
 					}
 					x.SystemPrompt = wire.Some(v)
@@ -43895,7 +43895,7 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SystemPrompt
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "systemPrompt"), start, 0); err != nil {
 						return err
 					}
 					x.SystemPrompt = wire.Some(v)
@@ -46597,7 +46597,7 @@ func (x *TerminalOutputResponse) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v TerminalExitStatus
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "exitStatus"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "exitStatus"), start, 0); err != nil {
 						return err
 					}
 					x.ExitStatus = wire.Some(v)
@@ -46746,7 +46746,7 @@ func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "exitCode"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "exitCode"), start, 0); err != nil {
 							return err
 						}
 						x.ExitCode = wire.Some(v)
@@ -46775,7 +46775,7 @@ func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "signal"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "signal"), start, 0); err != nil {
 							return err
 						}
 						x.Signal = wire.Some(v)
@@ -47014,7 +47014,7 @@ func (x *WaitForTerminalExitResponse) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "exitCode"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "exitCode"), start, 0); err != nil {
 							return err
 						}
 						x.ExitCode = wire.Some(v)
@@ -47043,7 +47043,7 @@ func (x *WaitForTerminalExitResponse) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "signal"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "signal"), start, 0); err != nil {
 							return err
 						}
 						x.Signal = wire.Some(v)
@@ -47439,7 +47439,7 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 				var v map[string]ElicitationContentValue
 				{
 					if err := d.BeginObject(); err != nil {
-						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "content"), start, 0); err != nil {
 							return err
 						}
 						x.Content = wire.Some(v)
@@ -47449,20 +47449,20 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 					for {
 						key, more, err := d.NextKey()
 						if err != nil {
-							return wire.At(err, "content")
+							return wire.At(wire.OrNull(err), "content")
 						}
 						if !more {
 							break
 						}
 						k1 := string(key)
 						if _, dup := m1[k1]; dup {
-							return wire.At(wire.DuplicateError(d.Offset(), k1), "content")
+							return wire.At(wire.OrNull(wire.DuplicateError(d.Offset(), k1)), "content")
 						}
 						var e1 ElicitationContentValue
 						{
 							v2, err := DecodeElicitationContentValue(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.At(err, k1), "content"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.At(err, k1)), "content"), start, 1); err != nil {
 									return err
 								}
 								m1[k1] = e1
@@ -48884,7 +48884,7 @@ func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) erro
 				{
 					v1, err := DecodeClientNotificationParams(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "params"), start, 0); err != nil {
 							return err
 						}
 						x.Params = wire.Some(v)
@@ -49550,7 +49550,7 @@ func (x *AgentClientProtocolProtocolLevel) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v CancelRequestNotification
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "params"), start, 0); err != nil {
 						return err
 					}
 					x.Params = wire.Some(v)
@@ -50049,7 +50049,7 @@ func (x *AgentClientProtocolProxyRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeProxyRequestParams(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "params"), start, 0); err != nil {
 							return err
 						}
 						x.Params = wire.Some(v)
@@ -50381,7 +50381,7 @@ func (x *ProxyRequestParamsInitializeProxyRequest) DecodeWire(d *wire.Decoder) e
 			} else {
 				var v Implementation
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "clientInfo"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "clientInfo"), start, 0); err != nil {
 						return err
 					}
 					x.ClientInfo = wire.Some(v)
@@ -51305,7 +51305,7 @@ func (x *ProxyResponseResultResultInitializeProxyResponse) DecodeWire(d *wire.De
 			} else {
 				var v Implementation
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "agentInfo"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "agentInfo"), start, 0); err != nil {
 						return err
 					}
 					x.AgentInfo = wire.Some(v)
@@ -51610,7 +51610,7 @@ func (x *AgentClientProtocolProxyNotification) DecodeWire(d *wire.Decoder) error
 			} else {
 				var v ProxySuccessorNotification
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "params"), start, 0); err != nil {
 						return err
 					}
 					x.Params = wire.Some(v)
@@ -52008,7 +52008,7 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 							return err
 						}
 						x.MIMEType = wire.Some(v)
@@ -52200,7 +52200,7 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 							return err
 						}
 						x.MIMEType = wire.Some(v)
@@ -52371,7 +52371,7 @@ func (x *ElicitationSessionScope) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "toolCallId"), start, 0); err != nil {
 						return err
 					}
 					x.ToolCallID = wire.Some(v)
@@ -52812,7 +52812,7 @@ func (x *AgentNotification) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeAgentNotificationParams(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "params"), start, 0); err != nil {
 							return err
 						}
 						x.Params = wire.Some(v)
@@ -53073,7 +53073,7 @@ func (x *ErrorStopReason) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Error
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "error"), start, 0); err != nil {
 						return err
 					}
 					x.Error = wire.Some(v)
@@ -53650,7 +53650,7 @@ func (x *ElicitationAcceptAction) DecodeWire(d *wire.Decoder) error {
 				var v map[string]ElicitationContentValue
 				{
 					if err := d.BeginObject(); err != nil {
-						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "content"), start, 0); err != nil {
 							return err
 						}
 						x.Content = wire.Some(v)
@@ -53660,20 +53660,20 @@ func (x *ElicitationAcceptAction) DecodeWire(d *wire.Decoder) error {
 					for {
 						key, more, err := d.NextKey()
 						if err != nil {
-							return wire.At(err, "content")
+							return wire.At(wire.OrNull(err), "content")
 						}
 						if !more {
 							break
 						}
 						k1 := string(key)
 						if _, dup := m1[k1]; dup {
-							return wire.At(wire.DuplicateError(d.Offset(), k1), "content")
+							return wire.At(wire.OrNull(wire.DuplicateError(d.Offset(), k1)), "content")
 						}
 						var e1 ElicitationContentValue
 						{
 							v2, err := DecodeElicitationContentValue(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.At(err, k1), "content"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.At(err, k1)), "content"), start, 1); err != nil {
 									return err
 								}
 								m1[k1] = e1
@@ -53815,7 +53815,7 @@ func (x *ClientNotification) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeClientNotificationParams(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "params"), start, 0); err != nil {
 							return err
 						}
 						x.Params = wire.Some(v)
@@ -54259,7 +54259,7 @@ func (x *ProxyRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeProxyRequestParams(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "params"), start, 0); err != nil {
 							return err
 						}
 						x.Params = wire.Some(v)
@@ -54583,7 +54583,7 @@ func (x *ProxyNotification) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ProxySuccessorNotification
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "params"), start, 0); err != nil {
 						return err
 					}
 					x.Params = wire.Some(v)

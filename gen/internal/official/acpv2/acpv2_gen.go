@@ -6045,7 +6045,7 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeAgentRequestParams(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "params"), start, 0); err != nil {
 							return err
 						}
 						x.Params = wire.Some(v)
@@ -6146,7 +6146,7 @@ func DecodeRequestID(d *wire.Decoder) (RequestID, error) {
 	case wire.KindNumber:
 		v := new(RequestIDNumber)
 		if err := v.DecodeWire(d); err != nil {
-			return nil, err
+			return nil, wire.WantTypes(err, "integer or string")
 		}
 		return *v, nil
 	case wire.KindString:
@@ -6572,7 +6572,7 @@ func (x *AgentRequestParamsRequestPermissionRequest) DecodeWire(d *wire.Decoder)
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -6601,7 +6601,7 @@ func (x *AgentRequestParamsRequestPermissionRequest) DecodeWire(d *wire.Decoder)
 				{
 					v1, err := DecodeRequestPermissionSubject(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "subject"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "subject"), start, 0); err != nil {
 							return err
 						}
 						x.Subject = wire.Some(v)
@@ -7104,7 +7104,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "name"), start, 0); err != nil {
 							return err
 						}
 						x.Name = wire.Some(v)
@@ -7133,7 +7133,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -7160,7 +7160,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ToolKind
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "kind"), start, 0); err != nil {
 						return err
 					}
 					x.Kind = wire.Some(v)
@@ -7185,7 +7185,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ToolCallStatus
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "status"), start, 0); err != nil {
 						return err
 					}
 					x.Status = wire.Some(v)
@@ -7211,7 +7211,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []ToolCallContent
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "content"), start, 0); err != nil {
 							return err
 						}
 						x.Content = wire.Some(v)
@@ -7221,7 +7221,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "content")
+							return wire.At(wire.OrNull(err), "content")
 						}
 						if !more {
 							break
@@ -7230,7 +7230,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeToolCallContent(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "content"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -7262,7 +7262,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []ToolCallLocation
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "locations"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "locations"), start, 0); err != nil {
 							return err
 						}
 						x.Locations = wire.Some(v)
@@ -7272,14 +7272,14 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "locations")
+							return wire.At(wire.OrNull(err), "locations")
 						}
 						if !more {
 							break
 						}
 						var e1 ToolCallLocation
 						if err := e1.DecodeWire(d); err != nil {
-							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "locations"), start, 1); err != nil {
+							if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "locations"), start, 1); err != nil {
 								return err
 							}
 							s1 = append(s1, e1)
@@ -7338,7 +7338,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ToolCallCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "capabilities"), start, 0); err != nil {
 						return err
 					}
 					x.Capabilities = wire.Some(v)
@@ -8193,7 +8193,7 @@ func (x *TextContent) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "annotations"), start, 0); err != nil {
 						return err
 					}
 					x.Annotations = wire.Some(v)
@@ -8336,7 +8336,7 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 				var v []Role
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "audience"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "audience"), start, 0); err != nil {
 							return err
 						}
 						x.Audience = wire.Some(v)
@@ -8346,14 +8346,14 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "audience")
+							return wire.At(wire.OrNull(err), "audience")
 						}
 						if !more {
 							break
 						}
 						var e1 Role
 						if err := e1.DecodeWire(d); err != nil {
-							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "audience"), start, 1); err != nil {
+							if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "audience"), start, 1); err != nil {
 								return err
 							}
 							s1 = append(s1, e1)
@@ -8384,7 +8384,7 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "lastModified"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "lastModified"), start, 0); err != nil {
 							return err
 						}
 						x.LastModified = wire.Some(v)
@@ -8413,7 +8413,7 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "priority"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "priority"), start, 0); err != nil {
 							return err
 						}
 						x.Priority = wire.Some(v)
@@ -8659,7 +8659,7 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "uri"), start, 0); err != nil {
 							return err
 						}
 						x.URI = wire.Some(v)
@@ -8686,7 +8686,7 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "annotations"), start, 0); err != nil {
 						return err
 					}
 					x.Annotations = wire.Some(v)
@@ -8915,7 +8915,7 @@ func (x *AudioContent) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "annotations"), start, 0); err != nil {
 						return err
 					}
 					x.Annotations = wire.Some(v)
@@ -9096,7 +9096,7 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -9125,7 +9125,7 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -9153,7 +9153,7 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				var v []Icon
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "icons"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "icons"), start, 0); err != nil {
 							return err
 						}
 						x.Icons = wire.Some(v)
@@ -9163,14 +9163,14 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "icons")
+							return wire.At(wire.OrNull(err), "icons")
 						}
 						if !more {
 							break
 						}
 						var e1 Icon
 						if err := e1.DecodeWire(d); err != nil {
-							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "icons"), start, 1); err != nil {
+							if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "icons"), start, 1); err != nil {
 								return err
 							}
 							s1 = append(s1, e1)
@@ -9199,7 +9199,7 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 						return err
 					}
 					x.MIMEType = wire.Some(v)
@@ -9226,7 +9226,7 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "size"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "size"), start, 0); err != nil {
 							return err
 						}
 						x.Size = wire.Some(v)
@@ -9253,7 +9253,7 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "annotations"), start, 0); err != nil {
 						return err
 					}
 					x.Annotations = wire.Some(v)
@@ -9472,7 +9472,7 @@ func (x *Icon) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 						return err
 					}
 					x.MIMEType = wire.Some(v)
@@ -9498,7 +9498,7 @@ func (x *Icon) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "sizes"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "sizes"), start, 0); err != nil {
 							return err
 						}
 						x.Sizes = wire.Some(v)
@@ -9508,7 +9508,7 @@ func (x *Icon) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "sizes")
+							return wire.At(wire.OrNull(err), "sizes")
 						}
 						if !more {
 							break
@@ -9517,7 +9517,7 @@ func (x *Icon) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "sizes"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "sizes"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -9548,7 +9548,7 @@ func (x *Icon) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v IconTheme
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "theme"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "theme"), start, 0); err != nil {
 						return err
 					}
 					x.Theme = wire.Some(v)
@@ -9781,7 +9781,7 @@ func (x *EmbeddedResource) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "annotations"), start, 0); err != nil {
 						return err
 					}
 					x.Annotations = wire.Some(v)
@@ -10134,7 +10134,7 @@ func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decode
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 						return err
 					}
 					x.MIMEType = wire.Some(v)
@@ -10315,7 +10315,7 @@ func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decode
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 						return err
 					}
 					x.MIMEType = wire.Some(v)
@@ -10503,7 +10503,7 @@ func (x *Diff) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v DiffPatch
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "patch"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "patch"), start, 0); err != nil {
 						return err
 					}
 					x.Patch = wire.Some(v)
@@ -10831,7 +10831,7 @@ func (x *Add) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v DiffFileType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "fileType"), start, 0); err != nil {
 						return err
 					}
 					x.FileType = wire.Some(v)
@@ -10856,7 +10856,7 @@ func (x *Add) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 						return err
 					}
 					x.MIMEType = wire.Some(v)
@@ -11134,7 +11134,7 @@ func (x *Delete) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v DiffFileType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "fileType"), start, 0); err != nil {
 						return err
 					}
 					x.FileType = wire.Some(v)
@@ -11159,7 +11159,7 @@ func (x *Delete) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 						return err
 					}
 					x.MIMEType = wire.Some(v)
@@ -11345,7 +11345,7 @@ func (x *Modify) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v DiffFileType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "fileType"), start, 0); err != nil {
 						return err
 					}
 					x.FileType = wire.Some(v)
@@ -11370,7 +11370,7 @@ func (x *Modify) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 						return err
 					}
 					x.MIMEType = wire.Some(v)
@@ -11556,7 +11556,7 @@ func (x *Move) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v DiffFileType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "fileType"), start, 0); err != nil {
 						return err
 					}
 					x.FileType = wire.Some(v)
@@ -11581,7 +11581,7 @@ func (x *Move) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 						return err
 					}
 					x.MIMEType = wire.Some(v)
@@ -11783,7 +11783,7 @@ func (x *Copy) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v DiffFileType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "fileType"), start, 0); err != nil {
 						return err
 					}
 					x.FileType = wire.Some(v)
@@ -11808,7 +11808,7 @@ func (x *Copy) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 						return err
 					}
 					x.MIMEType = wire.Some(v)
@@ -12358,7 +12358,7 @@ func (x *ToolCallLocation) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "line"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "line"), start, 0); err != nil {
 							return err
 						}
 						x.Line = wire.Some(v)
@@ -12504,7 +12504,7 @@ func (x *ToolCallCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ToolCallCancelCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "cancel"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "cancel"), start, 0); err != nil {
 						return err
 					}
 					x.Cancel = wire.Some(v)
@@ -12763,7 +12763,7 @@ func (x *CommandPermissionSubject) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "toolCallId"), start, 0); err != nil {
 						return err
 					}
 					x.ToolCallID = wire.Some(v)
@@ -12788,7 +12788,7 @@ func (x *CommandPermissionSubject) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v TerminalID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "terminalId"), start, 0); err != nil {
 						return err
 					}
 					x.TerminalID = wire.Some(v)
@@ -13626,7 +13626,7 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -13695,7 +13695,7 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "required"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "required"), start, 0); err != nil {
 							return err
 						}
 						x.Required = wire.Some(v)
@@ -13705,7 +13705,7 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "required")
+							return wire.At(wire.OrNull(err), "required")
 						}
 						if !more {
 							break
@@ -13714,7 +13714,7 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "required"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "required"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -13747,7 +13747,7 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -14161,7 +14161,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -14190,7 +14190,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -14219,7 +14219,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "minLength"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "minLength"), start, 0); err != nil {
 							return err
 						}
 						x.MinLength = wire.Some(v)
@@ -14248,7 +14248,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "maxLength"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "maxLength"), start, 0); err != nil {
 							return err
 						}
 						x.MaxLength = wire.Some(v)
@@ -14277,7 +14277,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "pattern"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "pattern"), start, 0); err != nil {
 							return err
 						}
 						x.Pattern = wire.Some(v)
@@ -14304,7 +14304,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v StringFormat
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "format"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "format"), start, 0); err != nil {
 						return err
 					}
 					x.Format = wire.Some(v)
@@ -14331,7 +14331,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "default"), start, 0); err != nil {
 							return err
 						}
 						x.Default = wire.Some(v)
@@ -14359,7 +14359,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "enum"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "enum"), start, 0); err != nil {
 							return err
 						}
 						x.Enum = wire.Some(v)
@@ -14369,7 +14369,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "enum")
+							return wire.At(wire.OrNull(err), "enum")
 						}
 						if !more {
 							break
@@ -14378,7 +14378,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "enum"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "enum"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -14410,7 +14410,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				var v []EnumOption
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "oneOf"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "oneOf"), start, 0); err != nil {
 							return err
 						}
 						x.OneOf = wire.Some(v)
@@ -14420,14 +14420,14 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "oneOf")
+							return wire.At(wire.OrNull(err), "oneOf")
 						}
 						if !more {
 							break
 						}
 						var e1 EnumOption
 						if err := e1.DecodeWire(d); err != nil {
-							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "oneOf"), start, 1); err != nil {
+							if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "oneOf"), start, 1); err != nil {
 								return err
 							}
 							s1 = append(s1, e1)
@@ -14743,7 +14743,7 @@ func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -14892,7 +14892,7 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -14921,7 +14921,7 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -14950,7 +14950,7 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "minimum"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "minimum"), start, 0); err != nil {
 							return err
 						}
 						x.Minimum = wire.Some(v)
@@ -14979,7 +14979,7 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "maximum"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "maximum"), start, 0); err != nil {
 							return err
 						}
 						x.Maximum = wire.Some(v)
@@ -15008,7 +15008,7 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "default"), start, 0); err != nil {
 							return err
 						}
 						x.Default = wire.Some(v)
@@ -15176,7 +15176,7 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -15205,7 +15205,7 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -15234,7 +15234,7 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "minimum"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "minimum"), start, 0); err != nil {
 							return err
 						}
 						x.Minimum = wire.Some(v)
@@ -15263,7 +15263,7 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "maximum"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "maximum"), start, 0); err != nil {
 							return err
 						}
 						x.Maximum = wire.Some(v)
@@ -15292,7 +15292,7 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "default"), start, 0); err != nil {
 							return err
 						}
 						x.Default = wire.Some(v)
@@ -15460,7 +15460,7 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -15489,7 +15489,7 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -15518,7 +15518,7 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "default"), start, 0); err != nil {
 							return err
 						}
 						x.Default = wire.Some(v)
@@ -15670,7 +15670,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -15699,7 +15699,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -15728,7 +15728,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "minItems"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "minItems"), start, 0); err != nil {
 							return err
 						}
 						x.MinItems = wire.Some(v)
@@ -15757,7 +15757,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "maxItems"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "maxItems"), start, 0); err != nil {
 							return err
 						}
 						x.MaxItems = wire.Some(v)
@@ -15800,7 +15800,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "default"), start, 0); err != nil {
 							return err
 						}
 						x.Default = wire.Some(v)
@@ -15810,7 +15810,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "default")
+							return wire.At(wire.OrNull(err), "default")
 						}
 						if !more {
 							break
@@ -15819,7 +15819,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "default"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "default"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -16674,7 +16674,7 @@ func (x *Session) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "toolCallId"), start, 0); err != nil {
 						return err
 					}
 					x.ToolCallID = wire.Some(v)
@@ -17346,7 +17346,7 @@ func (x *ElicitationURLModeSession) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "toolCallId"), start, 0); err != nil {
 						return err
 					}
 					x.ToolCallID = wire.Some(v)
@@ -18665,7 +18665,7 @@ func (x *Implementation) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -18825,7 +18825,7 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "session"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "session"), start, 0); err != nil {
 						return err
 					}
 					x.Session = wire.Some(v)
@@ -18850,7 +18850,7 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v AgentAuthCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "auth"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "auth"), start, 0); err != nil {
 						return err
 					}
 					x.Auth = wire.Some(v)
@@ -18996,7 +18996,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v PromptCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "prompt"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "prompt"), start, 0); err != nil {
 						return err
 					}
 					x.Prompt = wire.Some(v)
@@ -19021,7 +19021,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MCPCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mcp"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mcp"), start, 0); err != nil {
 						return err
 					}
 					x.MCP = wire.Some(v)
@@ -19046,7 +19046,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionDeleteCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "delete"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "delete"), start, 0); err != nil {
 						return err
 					}
 					x.Delete = wire.Some(v)
@@ -19071,7 +19071,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionAdditionalDirectoriesCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "additionalDirectories"), start, 0); err != nil {
 						return err
 					}
 					x.AdditionalDirectories = wire.Some(v)
@@ -19241,7 +19241,7 @@ func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v PromptImageCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "image"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "image"), start, 0); err != nil {
 						return err
 					}
 					x.Image = wire.Some(v)
@@ -19266,7 +19266,7 @@ func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v PromptAudioCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "audio"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "audio"), start, 0); err != nil {
 						return err
 					}
 					x.Audio = wire.Some(v)
@@ -19291,7 +19291,7 @@ func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v PromptEmbeddedContextCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "embeddedContext"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "embeddedContext"), start, 0); err != nil {
 						return err
 					}
 					x.EmbeddedContext = wire.Some(v)
@@ -19740,7 +19740,7 @@ func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MCPStdioCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "stdio"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "stdio"), start, 0); err != nil {
 						return err
 					}
 					x.Stdio = wire.Some(v)
@@ -19765,7 +19765,7 @@ func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MCPHTTPCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "http"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "http"), start, 0); err != nil {
 						return err
 					}
 					x.HTTP = wire.Some(v)
@@ -20543,7 +20543,7 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -20997,7 +20997,7 @@ func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -21717,7 +21717,7 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -21744,7 +21744,7 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionConfigOptionCategory
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "category"), start, 0); err != nil {
 						return err
 					}
 					x.Category = wire.Some(v)
@@ -22186,7 +22186,7 @@ func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -22755,7 +22755,7 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -22782,7 +22782,7 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionConfigOptionCategory
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "category"), start, 0); err != nil {
 						return err
 					}
 					x.Category = wire.Some(v)
@@ -23092,7 +23092,7 @@ func (x *Command) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeAvailableCommandInput(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "input"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "input"), start, 0); err != nil {
 							return err
 						}
 						x.Input = wire.Some(v)
@@ -23492,7 +23492,7 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionListCursor
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "nextCursor"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "nextCursor"), start, 0); err != nil {
 						return err
 					}
 					x.NextCursor = wire.Some(v)
@@ -23701,7 +23701,7 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -23730,7 +23730,7 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "updatedAt"), start, 0); err != nil {
 							return err
 						}
 						x.UpdatedAt = wire.Some(v)
@@ -24980,7 +24980,7 @@ func DecodeAgentResponseErrorID(d *wire.Decoder) (AgentResponseErrorID, error) {
 	case wire.KindNumber:
 		v := new(AgentResponseErrorIDNumber)
 		if err := v.DecodeWire(d); err != nil {
-			return nil, err
+			return nil, wire.WantTypes(err, "null or integer or string")
 		}
 		return *v, nil
 	case wire.KindString:
@@ -25191,7 +25191,7 @@ func (x *Error) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeErrorData(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "data"), start, 0); err != nil {
 							return err
 						}
 						x.Data = wire.Some(v)
@@ -25904,7 +25904,7 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeAgentNotificationParams(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "params"), start, 0); err != nil {
 							return err
 						}
 						x.Params = wire.Some(v)
@@ -27045,7 +27045,7 @@ func (x *UserMessage) DecodeWire(d *wire.Decoder) error {
 				var v []ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "content"), start, 0); err != nil {
 							return err
 						}
 						x.Content = wire.Some(v)
@@ -27055,7 +27055,7 @@ func (x *UserMessage) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "content")
+							return wire.At(wire.OrNull(err), "content")
 						}
 						if !more {
 							break
@@ -27064,7 +27064,7 @@ func (x *UserMessage) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeContentBlock(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "content"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -27284,7 +27284,7 @@ func (x *AgentMessage) DecodeWire(d *wire.Decoder) error {
 				var v []ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "content"), start, 0); err != nil {
 							return err
 						}
 						x.Content = wire.Some(v)
@@ -27294,7 +27294,7 @@ func (x *AgentMessage) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "content")
+							return wire.At(wire.OrNull(err), "content")
 						}
 						if !more {
 							break
@@ -27303,7 +27303,7 @@ func (x *AgentMessage) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeContentBlock(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "content"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -27523,7 +27523,7 @@ func (x *AgentThought) DecodeWire(d *wire.Decoder) error {
 				var v []ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "content"), start, 0); err != nil {
 							return err
 						}
 						x.Content = wire.Some(v)
@@ -27533,7 +27533,7 @@ func (x *AgentThought) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "content")
+							return wire.At(wire.OrNull(err), "content")
 						}
 						if !more {
 							break
@@ -27542,7 +27542,7 @@ func (x *AgentThought) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeContentBlock(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "content"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -27949,7 +27949,7 @@ func (x *RunningStateUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "background"), start, 0); err != nil {
 							return err
 						}
 						x.Background = wire.Some(v)
@@ -27959,7 +27959,7 @@ func (x *RunningStateUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "background")
+							return wire.At(wire.OrNull(err), "background")
 						}
 						if !more {
 							break
@@ -27968,7 +27968,7 @@ func (x *RunningStateUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "background"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -28489,7 +28489,7 @@ func (x *Idle) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "background"), start, 0); err != nil {
 							return err
 						}
 						x.Background = wire.Some(v)
@@ -28499,7 +28499,7 @@ func (x *Idle) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "background")
+							return wire.At(wire.OrNull(err), "background")
 						}
 						if !more {
 							break
@@ -28508,7 +28508,7 @@ func (x *Idle) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "background"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -28556,7 +28556,7 @@ func (x *Idle) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "stopReason"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "stopReason"), start, 0); err != nil {
 							return err
 						}
 						x.StopReason = wire.Some(v)
@@ -28919,7 +28919,7 @@ func (x *EndTurn) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "background"), start, 0); err != nil {
 							return err
 						}
 						x.Background = wire.Some(v)
@@ -28929,7 +28929,7 @@ func (x *EndTurn) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "background")
+							return wire.At(wire.OrNull(err), "background")
 						}
 						if !more {
 							break
@@ -28938,7 +28938,7 @@ func (x *EndTurn) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "background"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -29114,7 +29114,7 @@ func (x *MaxTokens) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "background"), start, 0); err != nil {
 							return err
 						}
 						x.Background = wire.Some(v)
@@ -29124,7 +29124,7 @@ func (x *MaxTokens) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "background")
+							return wire.At(wire.OrNull(err), "background")
 						}
 						if !more {
 							break
@@ -29133,7 +29133,7 @@ func (x *MaxTokens) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "background"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -29309,7 +29309,7 @@ func (x *MaxTurnRequests) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "background"), start, 0); err != nil {
 							return err
 						}
 						x.Background = wire.Some(v)
@@ -29319,7 +29319,7 @@ func (x *MaxTurnRequests) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "background")
+							return wire.At(wire.OrNull(err), "background")
 						}
 						if !more {
 							break
@@ -29328,7 +29328,7 @@ func (x *MaxTurnRequests) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "background"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -29504,7 +29504,7 @@ func (x *Refusal) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "background"), start, 0); err != nil {
 							return err
 						}
 						x.Background = wire.Some(v)
@@ -29514,7 +29514,7 @@ func (x *Refusal) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "background")
+							return wire.At(wire.OrNull(err), "background")
 						}
 						if !more {
 							break
@@ -29523,7 +29523,7 @@ func (x *Refusal) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "background"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -29699,7 +29699,7 @@ func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "background"), start, 0); err != nil {
 							return err
 						}
 						x.Background = wire.Some(v)
@@ -29709,7 +29709,7 @@ func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "background")
+							return wire.At(wire.OrNull(err), "background")
 						}
 						if !more {
 							break
@@ -29718,7 +29718,7 @@ func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "background"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -29894,7 +29894,7 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "background"), start, 0); err != nil {
 							return err
 						}
 						x.Background = wire.Some(v)
@@ -29904,7 +29904,7 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "background")
+							return wire.At(wire.OrNull(err), "background")
 						}
 						if !more {
 							break
@@ -29913,7 +29913,7 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "background"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -29959,7 +29959,7 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Error
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "error"), start, 0); err != nil {
 						return err
 					}
 					x.Error = wire.Some(v)
@@ -30108,7 +30108,7 @@ func (x *None) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "background"), start, 0); err != nil {
 							return err
 						}
 						x.Background = wire.Some(v)
@@ -30118,7 +30118,7 @@ func (x *None) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "background")
+							return wire.At(wire.OrNull(err), "background")
 						}
 						if !more {
 							break
@@ -30127,7 +30127,7 @@ func (x *None) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "background"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -30277,7 +30277,7 @@ func (x *RequiresActionStateUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "background"), start, 0); err != nil {
 							return err
 						}
 						x.Background = wire.Some(v)
@@ -30287,7 +30287,7 @@ func (x *RequiresActionStateUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "background")
+							return wire.At(wire.OrNull(err), "background")
 						}
 						if !more {
 							break
@@ -30296,7 +30296,7 @@ func (x *RequiresActionStateUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "background"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -30602,7 +30602,7 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "command"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "command"), start, 0); err != nil {
 							return err
 						}
 						x.Command = wire.Some(v)
@@ -30629,7 +30629,7 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v AbsolutePath
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "cwd"), start, 0); err != nil {
 						return err
 					}
 					x.Cwd = wire.Some(v)
@@ -30654,7 +30654,7 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v TerminalOutput
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "output"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "output"), start, 0); err != nil {
 						return err
 					}
 					x.Output = wire.Some(v)
@@ -30679,7 +30679,7 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v TerminalExitStatus
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "exitStatus"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "exitStatus"), start, 0); err != nil {
 						return err
 					}
 					x.ExitStatus = wire.Some(v)
@@ -30704,7 +30704,7 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v TerminalSize
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "size"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "size"), start, 0); err != nil {
 						return err
 					}
 					x.Size = wire.Some(v)
@@ -30729,7 +30729,7 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v TerminalCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "capabilities"), start, 0); err != nil {
 						return err
 					}
 					x.Capabilities = wire.Some(v)
@@ -31045,7 +31045,7 @@ func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "exitCode"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "exitCode"), start, 0); err != nil {
 							return err
 						}
 						x.ExitCode = wire.Some(v)
@@ -31074,7 +31074,7 @@ func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "signal"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "signal"), start, 0); err != nil {
 							return err
 						}
 						x.Signal = wire.Some(v)
@@ -31366,7 +31366,7 @@ func (x *TerminalCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v TerminalCancelCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "cancel"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "cancel"), start, 0); err != nil {
 						return err
 					}
 					x.Cancel = wire.Some(v)
@@ -32742,7 +32742,7 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -32771,7 +32771,7 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "updatedAt"), start, 0); err != nil {
 							return err
 						}
 						x.UpdatedAt = wire.Some(v)
@@ -32949,7 +32949,7 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Cost
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "cost"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "cost"), start, 0); err != nil {
 						return err
 					}
 					x.Cost = wire.Some(v)
@@ -33266,7 +33266,7 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -33496,7 +33496,7 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "summary"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "summary"), start, 0); err != nil {
 							return err
 						}
 						x.Summary = wire.Some(v)
@@ -33506,7 +33506,7 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "summary")
+							return wire.At(wire.OrNull(err), "summary")
 						}
 						if !more {
 							break
@@ -33515,7 +33515,7 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeContentBlock(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "summary"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "summary"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -33548,7 +33548,7 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "error"), start, 0); err != nil {
 							return err
 						}
 						x.Error = wire.Some(v)
@@ -34964,7 +34964,7 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ClientAuthCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "auth"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "auth"), start, 0); err != nil {
 						return err
 					}
 					x.Auth = wire.Some(v)
@@ -34989,7 +34989,7 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ElicitationCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "elicitation"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "elicitation"), start, 0); err != nil {
 						return err
 					}
 					x.Elicitation = wire.Some(v)
@@ -35135,7 +35135,7 @@ func (x *ClientAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v TerminalAuthCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "terminal"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "terminal"), start, 0); err != nil {
 						return err
 					}
 					x.Terminal = wire.Some(v)
@@ -35366,7 +35366,7 @@ func (x *ElicitationCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ElicitationFormCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "form"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "form"), start, 0); err != nil {
 						return err
 					}
 					x.Form = wire.Some(v)
@@ -35391,7 +35391,7 @@ func (x *ElicitationCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ElicitationURLCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "url"), start, 0); err != nil {
 						return err
 					}
 					x.URL = wire.Some(v)
@@ -36852,7 +36852,7 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v AbsolutePath
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "cwd"), start, 0); err != nil {
 						return err
 					}
 					x.Cwd = wire.Some(v)
@@ -36877,7 +36877,7 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionListCursor
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "cursor"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "cursor"), start, 0); err != nil {
 						return err
 					}
 					x.Cursor = wire.Some(v)
@@ -37231,7 +37231,7 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeReplayFrom(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "replayFrom"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "replayFrom"), start, 0); err != nil {
 							return err
 						}
 						x.ReplayFrom = wire.Some(v)
@@ -39776,7 +39776,7 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 				var v map[string]ElicitationContentValue
 				{
 					if err := d.BeginObject(); err != nil {
-						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "content"), start, 0); err != nil {
 							return err
 						}
 						x.Content = wire.Some(v)
@@ -39786,20 +39786,20 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 					for {
 						key, more, err := d.NextKey()
 						if err != nil {
-							return wire.At(err, "content")
+							return wire.At(wire.OrNull(err), "content")
 						}
 						if !more {
 							break
 						}
 						k1 := string(key)
 						if _, dup := m1[k1]; dup {
-							return wire.At(wire.DuplicateError(d.Offset(), k1), "content")
+							return wire.At(wire.OrNull(wire.DuplicateError(d.Offset(), k1)), "content")
 						}
 						var e1 ElicitationContentValue
 						{
 							v2, err := DecodeElicitationContentValue(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.At(err, k1), "content"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.At(err, k1)), "content"), start, 1); err != nil {
 									return err
 								}
 								m1[k1] = e1
@@ -40719,7 +40719,7 @@ func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) erro
 				{
 					v1, err := DecodeClientNotificationParams(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "params"), start, 0); err != nil {
 							return err
 						}
 						x.Params = wire.Some(v)
@@ -41162,7 +41162,7 @@ func (x *AgentClientProtocolProtocolLevel) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v CancelRequestNotification
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "params"), start, 0); err != nil {
 						return err
 					}
 					x.Params = wire.Some(v)
@@ -41442,7 +41442,7 @@ func (x *AgentRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeAgentRequestParams(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "params"), start, 0); err != nil {
 							return err
 						}
 						x.Params = wire.Some(v)
@@ -41600,7 +41600,7 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -41629,7 +41629,7 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeRequestPermissionSubject(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "subject"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "subject"), start, 0); err != nil {
 							return err
 						}
 						x.Subject = wire.Some(v)
@@ -41868,7 +41868,7 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 						return err
 					}
 					x.MIMEType = wire.Some(v)
@@ -42047,7 +42047,7 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 						return err
 					}
 					x.MIMEType = wire.Some(v)
@@ -42403,7 +42403,7 @@ func (x *ElicitationSessionScope) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "toolCallId"), start, 0); err != nil {
 						return err
 					}
 					x.ToolCallID = wire.Some(v)
@@ -43118,7 +43118,7 @@ func (x *AgentNotification) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeAgentNotificationParams(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "params"), start, 0); err != nil {
 							return err
 						}
 						x.Params = wire.Some(v)
@@ -43379,7 +43379,7 @@ func (x *ErrorStopReason) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Error
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "error"), start, 0); err != nil {
 						return err
 					}
 					x.Error = wire.Some(v)
@@ -43785,7 +43785,7 @@ func (x *ElicitationAcceptAction) DecodeWire(d *wire.Decoder) error {
 				var v map[string]ElicitationContentValue
 				{
 					if err := d.BeginObject(); err != nil {
-						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "content"), start, 0); err != nil {
 							return err
 						}
 						x.Content = wire.Some(v)
@@ -43795,20 +43795,20 @@ func (x *ElicitationAcceptAction) DecodeWire(d *wire.Decoder) error {
 					for {
 						key, more, err := d.NextKey()
 						if err != nil {
-							return wire.At(err, "content")
+							return wire.At(wire.OrNull(err), "content")
 						}
 						if !more {
 							break
 						}
 						k1 := string(key)
 						if _, dup := m1[k1]; dup {
-							return wire.At(wire.DuplicateError(d.Offset(), k1), "content")
+							return wire.At(wire.OrNull(wire.DuplicateError(d.Offset(), k1)), "content")
 						}
 						var e1 ElicitationContentValue
 						{
 							v2, err := DecodeElicitationContentValue(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.At(err, k1), "content"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.At(err, k1)), "content"), start, 1); err != nil {
 									return err
 								}
 								m1[k1] = e1
@@ -43950,7 +43950,7 @@ func (x *ClientNotification) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeClientNotificationParams(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "params"), start, 0); err != nil {
 							return err
 						}
 						x.Params = wire.Some(v)

@@ -8419,7 +8419,7 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeAgentRequestParams(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "params"), start, 0); err != nil {
 							return err
 						}
 						x.Params = wire.Some(v)
@@ -8520,7 +8520,7 @@ func DecodeRequestID(d *wire.Decoder) (RequestID, error) {
 	case wire.KindNumber:
 		v := new(RequestIDNumber)
 		if err := v.DecodeWire(d); err != nil {
-			return nil, err
+			return nil, wire.WantTypes(err, "integer or string")
 		}
 		return *v, nil
 	case wire.KindString:
@@ -8990,7 +8990,7 @@ func (x *AgentRequestParamsRequestPermissionRequest) DecodeWire(d *wire.Decoder)
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -9019,7 +9019,7 @@ func (x *AgentRequestParamsRequestPermissionRequest) DecodeWire(d *wire.Decoder)
 				{
 					v1, err := DecodeRequestPermissionSubject(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "subject"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "subject"), start, 0); err != nil {
 							return err
 						}
 						x.Subject = wire.Some(v)
@@ -9522,7 +9522,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "name"), start, 0); err != nil {
 							return err
 						}
 						x.Name = wire.Some(v)
@@ -9551,7 +9551,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -9578,7 +9578,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ToolKind
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "kind"), start, 0); err != nil {
 						return err
 					}
 					x.Kind = wire.Some(v)
@@ -9603,7 +9603,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ToolCallStatus
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "status"), start, 0); err != nil {
 						return err
 					}
 					x.Status = wire.Some(v)
@@ -9629,7 +9629,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []ToolCallContent
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "content"), start, 0); err != nil {
 							return err
 						}
 						x.Content = wire.Some(v)
@@ -9639,7 +9639,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "content")
+							return wire.At(wire.OrNull(err), "content")
 						}
 						if !more {
 							break
@@ -9648,7 +9648,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeToolCallContent(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "content"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -9680,7 +9680,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []ToolCallLocation
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "locations"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "locations"), start, 0); err != nil {
 							return err
 						}
 						x.Locations = wire.Some(v)
@@ -9690,14 +9690,14 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "locations")
+							return wire.At(wire.OrNull(err), "locations")
 						}
 						if !more {
 							break
 						}
 						var e1 ToolCallLocation
 						if err := e1.DecodeWire(d); err != nil {
-							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "locations"), start, 1); err != nil {
+							if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "locations"), start, 1); err != nil {
 								return err
 							}
 							s1 = append(s1, e1)
@@ -9756,7 +9756,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ToolCallCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "capabilities"), start, 0); err != nil {
 						return err
 					}
 					x.Capabilities = wire.Some(v)
@@ -10611,7 +10611,7 @@ func (x *TextContent) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "annotations"), start, 0); err != nil {
 						return err
 					}
 					x.Annotations = wire.Some(v)
@@ -10754,7 +10754,7 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 				var v []Role
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "audience"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "audience"), start, 0); err != nil {
 							return err
 						}
 						x.Audience = wire.Some(v)
@@ -10764,14 +10764,14 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "audience")
+							return wire.At(wire.OrNull(err), "audience")
 						}
 						if !more {
 							break
 						}
 						var e1 Role
 						if err := e1.DecodeWire(d); err != nil {
-							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "audience"), start, 1); err != nil {
+							if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "audience"), start, 1); err != nil {
 								return err
 							}
 							s1 = append(s1, e1)
@@ -10802,7 +10802,7 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "lastModified"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "lastModified"), start, 0); err != nil {
 							return err
 						}
 						x.LastModified = wire.Some(v)
@@ -10831,7 +10831,7 @@ func (x *Annotations) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "priority"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "priority"), start, 0); err != nil {
 							return err
 						}
 						x.Priority = wire.Some(v)
@@ -11077,7 +11077,7 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "uri"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "uri"), start, 0); err != nil {
 							return err
 						}
 						x.URI = wire.Some(v)
@@ -11104,7 +11104,7 @@ func (x *ImageContent) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "annotations"), start, 0); err != nil {
 						return err
 					}
 					x.Annotations = wire.Some(v)
@@ -11333,7 +11333,7 @@ func (x *AudioContent) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "annotations"), start, 0); err != nil {
 						return err
 					}
 					x.Annotations = wire.Some(v)
@@ -11514,7 +11514,7 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -11543,7 +11543,7 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -11571,7 +11571,7 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				var v []Icon
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "icons"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "icons"), start, 0); err != nil {
 							return err
 						}
 						x.Icons = wire.Some(v)
@@ -11581,14 +11581,14 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "icons")
+							return wire.At(wire.OrNull(err), "icons")
 						}
 						if !more {
 							break
 						}
 						var e1 Icon
 						if err := e1.DecodeWire(d); err != nil {
-							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "icons"), start, 1); err != nil {
+							if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "icons"), start, 1); err != nil {
 								return err
 							}
 							s1 = append(s1, e1)
@@ -11617,7 +11617,7 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 						return err
 					}
 					x.MIMEType = wire.Some(v)
@@ -11644,7 +11644,7 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "size"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "size"), start, 0); err != nil {
 							return err
 						}
 						x.Size = wire.Some(v)
@@ -11671,7 +11671,7 @@ func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "annotations"), start, 0); err != nil {
 						return err
 					}
 					x.Annotations = wire.Some(v)
@@ -11890,7 +11890,7 @@ func (x *Icon) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 						return err
 					}
 					x.MIMEType = wire.Some(v)
@@ -11916,7 +11916,7 @@ func (x *Icon) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "sizes"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "sizes"), start, 0); err != nil {
 							return err
 						}
 						x.Sizes = wire.Some(v)
@@ -11926,7 +11926,7 @@ func (x *Icon) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "sizes")
+							return wire.At(wire.OrNull(err), "sizes")
 						}
 						if !more {
 							break
@@ -11935,7 +11935,7 @@ func (x *Icon) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "sizes"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "sizes"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -11966,7 +11966,7 @@ func (x *Icon) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v IconTheme
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "theme"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "theme"), start, 0); err != nil {
 						return err
 					}
 					x.Theme = wire.Some(v)
@@ -12199,7 +12199,7 @@ func (x *EmbeddedResource) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Annotations
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "annotations"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "annotations"), start, 0); err != nil {
 						return err
 					}
 					x.Annotations = wire.Some(v)
@@ -12552,7 +12552,7 @@ func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decode
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 						return err
 					}
 					x.MIMEType = wire.Some(v)
@@ -12733,7 +12733,7 @@ func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decode
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 						return err
 					}
 					x.MIMEType = wire.Some(v)
@@ -12921,7 +12921,7 @@ func (x *Diff) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v DiffPatch
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "patch"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "patch"), start, 0); err != nil {
 						return err
 					}
 					x.Patch = wire.Some(v)
@@ -13249,7 +13249,7 @@ func (x *Add) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v DiffFileType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "fileType"), start, 0); err != nil {
 						return err
 					}
 					x.FileType = wire.Some(v)
@@ -13274,7 +13274,7 @@ func (x *Add) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 						return err
 					}
 					x.MIMEType = wire.Some(v)
@@ -13552,7 +13552,7 @@ func (x *Delete) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v DiffFileType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "fileType"), start, 0); err != nil {
 						return err
 					}
 					x.FileType = wire.Some(v)
@@ -13577,7 +13577,7 @@ func (x *Delete) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 						return err
 					}
 					x.MIMEType = wire.Some(v)
@@ -13763,7 +13763,7 @@ func (x *Modify) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v DiffFileType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "fileType"), start, 0); err != nil {
 						return err
 					}
 					x.FileType = wire.Some(v)
@@ -13788,7 +13788,7 @@ func (x *Modify) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 						return err
 					}
 					x.MIMEType = wire.Some(v)
@@ -13974,7 +13974,7 @@ func (x *Move) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v DiffFileType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "fileType"), start, 0); err != nil {
 						return err
 					}
 					x.FileType = wire.Some(v)
@@ -13999,7 +13999,7 @@ func (x *Move) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 						return err
 					}
 					x.MIMEType = wire.Some(v)
@@ -14201,7 +14201,7 @@ func (x *Copy) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v DiffFileType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "fileType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "fileType"), start, 0); err != nil {
 						return err
 					}
 					x.FileType = wire.Some(v)
@@ -14226,7 +14226,7 @@ func (x *Copy) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 						return err
 					}
 					x.MIMEType = wire.Some(v)
@@ -14776,7 +14776,7 @@ func (x *ToolCallLocation) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "line"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "line"), start, 0); err != nil {
 							return err
 						}
 						x.Line = wire.Some(v)
@@ -14922,7 +14922,7 @@ func (x *ToolCallCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ToolCallCancelCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "cancel"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "cancel"), start, 0); err != nil {
 						return err
 					}
 					x.Cancel = wire.Some(v)
@@ -15181,7 +15181,7 @@ func (x *CommandPermissionSubject) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "toolCallId"), start, 0); err != nil {
 						return err
 					}
 					x.ToolCallID = wire.Some(v)
@@ -15206,7 +15206,7 @@ func (x *CommandPermissionSubject) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v TerminalID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "terminalId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "terminalId"), start, 0); err != nil {
 						return err
 					}
 					x.TerminalID = wire.Some(v)
@@ -16044,7 +16044,7 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -16113,7 +16113,7 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "required"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "required"), start, 0); err != nil {
 							return err
 						}
 						x.Required = wire.Some(v)
@@ -16123,7 +16123,7 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "required")
+							return wire.At(wire.OrNull(err), "required")
 						}
 						if !more {
 							break
@@ -16132,7 +16132,7 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "required"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "required"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -16165,7 +16165,7 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -16579,7 +16579,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -16608,7 +16608,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -16637,7 +16637,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "minLength"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "minLength"), start, 0); err != nil {
 							return err
 						}
 						x.MinLength = wire.Some(v)
@@ -16666,7 +16666,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint32()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "maxLength"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "maxLength"), start, 0); err != nil {
 							return err
 						}
 						x.MaxLength = wire.Some(v)
@@ -16695,7 +16695,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "pattern"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "pattern"), start, 0); err != nil {
 							return err
 						}
 						x.Pattern = wire.Some(v)
@@ -16722,7 +16722,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v StringFormat
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "format"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "format"), start, 0); err != nil {
 						return err
 					}
 					x.Format = wire.Some(v)
@@ -16749,7 +16749,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "default"), start, 0); err != nil {
 							return err
 						}
 						x.Default = wire.Some(v)
@@ -16777,7 +16777,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "enum"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "enum"), start, 0); err != nil {
 							return err
 						}
 						x.Enum = wire.Some(v)
@@ -16787,7 +16787,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "enum")
+							return wire.At(wire.OrNull(err), "enum")
 						}
 						if !more {
 							break
@@ -16796,7 +16796,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "enum"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "enum"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -16828,7 +16828,7 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 				var v []EnumOption
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "oneOf"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "oneOf"), start, 0); err != nil {
 							return err
 						}
 						x.OneOf = wire.Some(v)
@@ -16838,14 +16838,14 @@ func (x *StringPropertySchema) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "oneOf")
+							return wire.At(wire.OrNull(err), "oneOf")
 						}
 						if !more {
 							break
 						}
 						var e1 EnumOption
 						if err := e1.DecodeWire(d); err != nil {
-							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "oneOf"), start, 1); err != nil {
+							if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "oneOf"), start, 1); err != nil {
 								return err
 							}
 							s1 = append(s1, e1)
@@ -17161,7 +17161,7 @@ func (x *EnumOption) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -17310,7 +17310,7 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -17339,7 +17339,7 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -17368,7 +17368,7 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "minimum"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "minimum"), start, 0); err != nil {
 							return err
 						}
 						x.Minimum = wire.Some(v)
@@ -17397,7 +17397,7 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "maximum"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "maximum"), start, 0); err != nil {
 							return err
 						}
 						x.Maximum = wire.Some(v)
@@ -17426,7 +17426,7 @@ func (x *NumberPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Float64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "default"), start, 0); err != nil {
 							return err
 						}
 						x.Default = wire.Some(v)
@@ -17594,7 +17594,7 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -17623,7 +17623,7 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -17652,7 +17652,7 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "minimum"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "minimum"), start, 0); err != nil {
 							return err
 						}
 						x.Minimum = wire.Some(v)
@@ -17681,7 +17681,7 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "maximum"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "maximum"), start, 0); err != nil {
 							return err
 						}
 						x.Maximum = wire.Some(v)
@@ -17710,7 +17710,7 @@ func (x *IntegerPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "default"), start, 0); err != nil {
 							return err
 						}
 						x.Default = wire.Some(v)
@@ -17878,7 +17878,7 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -17907,7 +17907,7 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -17936,7 +17936,7 @@ func (x *BooleanPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "default"), start, 0); err != nil {
 							return err
 						}
 						x.Default = wire.Some(v)
@@ -18088,7 +18088,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -18117,7 +18117,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -18146,7 +18146,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "minItems"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "minItems"), start, 0); err != nil {
 							return err
 						}
 						x.MinItems = wire.Some(v)
@@ -18175,7 +18175,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "maxItems"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "maxItems"), start, 0); err != nil {
 							return err
 						}
 						x.MaxItems = wire.Some(v)
@@ -18218,7 +18218,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 				var v []string
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "default"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "default"), start, 0); err != nil {
 							return err
 						}
 						x.Default = wire.Some(v)
@@ -18228,7 +18228,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "default")
+							return wire.At(wire.OrNull(err), "default")
 						}
 						if !more {
 							break
@@ -18237,7 +18237,7 @@ func (x *MultiSelectPropertySchema) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := d.String()
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "default"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "default"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -19092,7 +19092,7 @@ func (x *Session) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "toolCallId"), start, 0); err != nil {
 						return err
 					}
 					x.ToolCallID = wire.Some(v)
@@ -19764,7 +19764,7 @@ func (x *ElicitationURLModeSession) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "toolCallId"), start, 0); err != nil {
 						return err
 					}
 					x.ToolCallID = wire.Some(v)
@@ -21569,7 +21569,7 @@ func (x *Implementation) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -21729,7 +21729,7 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "session"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "session"), start, 0); err != nil {
 						return err
 					}
 					x.Session = wire.Some(v)
@@ -21754,7 +21754,7 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v AgentAuthCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "auth"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "auth"), start, 0); err != nil {
 						return err
 					}
 					x.Auth = wire.Some(v)
@@ -21779,7 +21779,7 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ProvidersCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "providers"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "providers"), start, 0); err != nil {
 						return err
 					}
 					x.Providers = wire.Some(v)
@@ -21937,7 +21937,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v PromptCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "prompt"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "prompt"), start, 0); err != nil {
 						return err
 					}
 					x.Prompt = wire.Some(v)
@@ -21962,7 +21962,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MCPCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mcp"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mcp"), start, 0); err != nil {
 						return err
 					}
 					x.MCP = wire.Some(v)
@@ -21987,7 +21987,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionDeleteCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "delete"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "delete"), start, 0); err != nil {
 						return err
 					}
 					x.Delete = wire.Some(v)
@@ -22012,7 +22012,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionAdditionalDirectoriesCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "additionalDirectories"), start, 0); err != nil {
 						return err
 					}
 					x.AdditionalDirectories = wire.Some(v)
@@ -22037,7 +22037,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionSystemPromptCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "systemPrompt"), start, 0); err != nil {
 						return err
 					}
 					x.SystemPrompt = wire.Some(v)
@@ -22062,7 +22062,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionForkCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "fork"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "fork"), start, 0); err != nil {
 						return err
 					}
 					x.Fork = wire.Some(v)
@@ -22087,7 +22087,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionArchiveCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "archive"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "archive"), start, 0); err != nil {
 						return err
 					}
 					x.Archive = wire.Some(v)
@@ -22112,7 +22112,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionStatusCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "status"), start, 0); err != nil {
 						return err
 					}
 					x.Status = wire.Some(v)
@@ -22137,7 +22137,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionTitleCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 						return err
 					}
 					x.Title = wire.Some(v)
@@ -22367,7 +22367,7 @@ func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v PromptImageCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "image"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "image"), start, 0); err != nil {
 						return err
 					}
 					x.Image = wire.Some(v)
@@ -22392,7 +22392,7 @@ func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v PromptAudioCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "audio"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "audio"), start, 0); err != nil {
 						return err
 					}
 					x.Audio = wire.Some(v)
@@ -22417,7 +22417,7 @@ func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v PromptEmbeddedContextCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "embeddedContext"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "embeddedContext"), start, 0); err != nil {
 						return err
 					}
 					x.EmbeddedContext = wire.Some(v)
@@ -22866,7 +22866,7 @@ func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MCPStdioCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "stdio"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "stdio"), start, 0); err != nil {
 						return err
 					}
 					x.Stdio = wire.Some(v)
@@ -22891,7 +22891,7 @@ func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MCPHTTPCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "http"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "http"), start, 0); err != nil {
 						return err
 					}
 					x.HTTP = wire.Some(v)
@@ -22916,7 +22916,7 @@ func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MCPACPCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "acp"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "acp"), start, 0); err != nil {
 						return err
 					}
 					x.ACP = wire.Some(v)
@@ -23559,7 +23559,7 @@ func (x *SessionSystemPromptCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionSystemPromptModeCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mode"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mode"), start, 0); err != nil {
 						return err
 					}
 					x.Mode = wire.Some(v)
@@ -23693,7 +23693,7 @@ func (x *SessionSystemPromptModeCapabilities) DecodeWire(d *wire.Decoder) error 
 			} else {
 				var v SessionSystemPromptOverrideCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "override"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "override"), start, 0); err != nil {
 						return err
 					}
 					x.Override = wire.Some(v)
@@ -24312,7 +24312,7 @@ func (x *AgentAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v AuthStatusCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "status"), start, 0); err != nil {
 						return err
 					}
 					x.Status = wire.Some(v)
@@ -24787,7 +24787,7 @@ func (x *AuthMethodTerminal) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -25241,7 +25241,7 @@ func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -25691,7 +25691,7 @@ func (x *ProviderInfo) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ProviderCurrentConfig
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "current"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "current"), start, 0); err != nil {
 						return err
 					}
 					x.Current = wire.Some(v)
@@ -26627,7 +26627,7 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "active"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "active"), start, 0); err != nil {
 							return err
 						}
 						x.Active = wire.Some(v)
@@ -26656,7 +26656,7 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "name"), start, 0); err != nil {
 							return err
 						}
 						x.Name = wire.Some(v)
@@ -26685,7 +26685,7 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "email"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "email"), start, 0); err != nil {
 							return err
 						}
 						x.Email = wire.Some(v)
@@ -26714,7 +26714,7 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "organization"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "organization"), start, 0); err != nil {
 							return err
 						}
 						x.Organization = wire.Some(v)
@@ -27259,7 +27259,7 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -27286,7 +27286,7 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionConfigOptionCategory
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "category"), start, 0); err != nil {
 						return err
 					}
 					x.Category = wire.Some(v)
@@ -27728,7 +27728,7 @@ func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -28297,7 +28297,7 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -28324,7 +28324,7 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionConfigOptionCategory
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "category"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "category"), start, 0); err != nil {
 						return err
 					}
 					x.Category = wire.Some(v)
@@ -28634,7 +28634,7 @@ func (x *Command) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeAvailableCommandInput(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "input"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "input"), start, 0); err != nil {
 							return err
 						}
 						x.Input = wire.Some(v)
@@ -29034,7 +29034,7 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionListCursor
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "nextCursor"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "nextCursor"), start, 0); err != nil {
 						return err
 					}
 					x.NextCursor = wire.Some(v)
@@ -29243,7 +29243,7 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -29272,7 +29272,7 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "updatedAt"), start, 0); err != nil {
 							return err
 						}
 						x.UpdatedAt = wire.Some(v)
@@ -29301,7 +29301,7 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "archived"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "archived"), start, 0); err != nil {
 							return err
 						}
 						x.Archived = wire.Some(v)
@@ -30046,7 +30046,7 @@ func (x *SessionStatusResponse) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeStateUpdate(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "state"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "state"), start, 0); err != nil {
 							return err
 						}
 						x.State = wire.Some(v)
@@ -30408,7 +30408,7 @@ func (x *RunningStateUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "background"), start, 0); err != nil {
 							return err
 						}
 						x.Background = wire.Some(v)
@@ -30418,7 +30418,7 @@ func (x *RunningStateUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "background")
+							return wire.At(wire.OrNull(err), "background")
 						}
 						if !more {
 							break
@@ -30427,7 +30427,7 @@ func (x *RunningStateUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "background"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -31086,7 +31086,7 @@ func (x *Idle) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "usage"), start, 0); err != nil {
 						return err
 					}
 					x.Usage = wire.Some(v)
@@ -31112,7 +31112,7 @@ func (x *Idle) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "background"), start, 0); err != nil {
 							return err
 						}
 						x.Background = wire.Some(v)
@@ -31122,7 +31122,7 @@ func (x *Idle) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "background")
+							return wire.At(wire.OrNull(err), "background")
 						}
 						if !more {
 							break
@@ -31131,7 +31131,7 @@ func (x *Idle) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "background"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -31179,7 +31179,7 @@ func (x *Idle) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "stopReason"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "stopReason"), start, 0); err != nil {
 							return err
 						}
 						x.StopReason = wire.Some(v)
@@ -31398,7 +31398,7 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "thoughtTokens"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "thoughtTokens"), start, 0); err != nil {
 							return err
 						}
 						x.ThoughtTokens = wire.Some(v)
@@ -31427,7 +31427,7 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "cachedReadTokens"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "cachedReadTokens"), start, 0); err != nil {
 							return err
 						}
 						x.CachedReadTokens = wire.Some(v)
@@ -31456,7 +31456,7 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "cachedWriteTokens"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "cachedWriteTokens"), start, 0); err != nil {
 							return err
 						}
 						x.CachedWriteTokens = wire.Some(v)
@@ -31824,7 +31824,7 @@ func (x *EndTurn) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "usage"), start, 0); err != nil {
 						return err
 					}
 					x.Usage = wire.Some(v)
@@ -31850,7 +31850,7 @@ func (x *EndTurn) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "background"), start, 0); err != nil {
 							return err
 						}
 						x.Background = wire.Some(v)
@@ -31860,7 +31860,7 @@ func (x *EndTurn) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "background")
+							return wire.At(wire.OrNull(err), "background")
 						}
 						if !more {
 							break
@@ -31869,7 +31869,7 @@ func (x *EndTurn) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "background"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -32056,7 +32056,7 @@ func (x *MaxTokens) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "usage"), start, 0); err != nil {
 						return err
 					}
 					x.Usage = wire.Some(v)
@@ -32082,7 +32082,7 @@ func (x *MaxTokens) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "background"), start, 0); err != nil {
 							return err
 						}
 						x.Background = wire.Some(v)
@@ -32092,7 +32092,7 @@ func (x *MaxTokens) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "background")
+							return wire.At(wire.OrNull(err), "background")
 						}
 						if !more {
 							break
@@ -32101,7 +32101,7 @@ func (x *MaxTokens) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "background"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -32288,7 +32288,7 @@ func (x *MaxTurnRequests) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "usage"), start, 0); err != nil {
 						return err
 					}
 					x.Usage = wire.Some(v)
@@ -32314,7 +32314,7 @@ func (x *MaxTurnRequests) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "background"), start, 0); err != nil {
 							return err
 						}
 						x.Background = wire.Some(v)
@@ -32324,7 +32324,7 @@ func (x *MaxTurnRequests) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "background")
+							return wire.At(wire.OrNull(err), "background")
 						}
 						if !more {
 							break
@@ -32333,7 +32333,7 @@ func (x *MaxTurnRequests) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "background"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -32520,7 +32520,7 @@ func (x *Refusal) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "usage"), start, 0); err != nil {
 						return err
 					}
 					x.Usage = wire.Some(v)
@@ -32546,7 +32546,7 @@ func (x *Refusal) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "background"), start, 0); err != nil {
 							return err
 						}
 						x.Background = wire.Some(v)
@@ -32556,7 +32556,7 @@ func (x *Refusal) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "background")
+							return wire.At(wire.OrNull(err), "background")
 						}
 						if !more {
 							break
@@ -32565,7 +32565,7 @@ func (x *Refusal) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "background"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -32752,7 +32752,7 @@ func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "usage"), start, 0); err != nil {
 						return err
 					}
 					x.Usage = wire.Some(v)
@@ -32778,7 +32778,7 @@ func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "background"), start, 0); err != nil {
 							return err
 						}
 						x.Background = wire.Some(v)
@@ -32788,7 +32788,7 @@ func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "background")
+							return wire.At(wire.OrNull(err), "background")
 						}
 						if !more {
 							break
@@ -32797,7 +32797,7 @@ func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "background"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -32984,7 +32984,7 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "usage"), start, 0); err != nil {
 						return err
 					}
 					x.Usage = wire.Some(v)
@@ -33010,7 +33010,7 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "background"), start, 0); err != nil {
 							return err
 						}
 						x.Background = wire.Some(v)
@@ -33020,7 +33020,7 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "background")
+							return wire.At(wire.OrNull(err), "background")
 						}
 						if !more {
 							break
@@ -33029,7 +33029,7 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "background"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -33075,7 +33075,7 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Error
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "error"), start, 0); err != nil {
 						return err
 					}
 					x.Error = wire.Some(v)
@@ -33261,7 +33261,7 @@ func (x *Error) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeErrorData(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "data"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "data"), start, 0); err != nil {
 							return err
 						}
 						x.Data = wire.Some(v)
@@ -33957,7 +33957,7 @@ func (x *None) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "usage"), start, 0); err != nil {
 						return err
 					}
 					x.Usage = wire.Some(v)
@@ -33983,7 +33983,7 @@ func (x *None) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "background"), start, 0); err != nil {
 							return err
 						}
 						x.Background = wire.Some(v)
@@ -33993,7 +33993,7 @@ func (x *None) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "background")
+							return wire.At(wire.OrNull(err), "background")
 						}
 						if !more {
 							break
@@ -34002,7 +34002,7 @@ func (x *None) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "background"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -34164,7 +34164,7 @@ func (x *RequiresActionStateUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "background"), start, 0); err != nil {
 							return err
 						}
 						x.Background = wire.Some(v)
@@ -34174,7 +34174,7 @@ func (x *RequiresActionStateUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "background")
+							return wire.At(wire.OrNull(err), "background")
 						}
 						if !more {
 							break
@@ -34183,7 +34183,7 @@ func (x *RequiresActionStateUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "background"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -34333,7 +34333,7 @@ func (x *UnknownStateUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "background"), start, 0); err != nil {
 							return err
 						}
 						x.Background = wire.Some(v)
@@ -34343,7 +34343,7 @@ func (x *UnknownStateUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "background")
+							return wire.At(wire.OrNull(err), "background")
 						}
 						if !more {
 							break
@@ -34352,7 +34352,7 @@ func (x *UnknownStateUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "background"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -35565,7 +35565,7 @@ func DecodeAgentResponseErrorID(d *wire.Decoder) (AgentResponseErrorID, error) {
 	case wire.KindNumber:
 		v := new(AgentResponseErrorIDNumber)
 		if err := v.DecodeWire(d); err != nil {
-			return nil, err
+			return nil, wire.WantTypes(err, "null or integer or string")
 		}
 		return *v, nil
 	case wire.KindString:
@@ -35767,7 +35767,7 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeAgentNotificationParams(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "params"), start, 0); err != nil {
 							return err
 						}
 						x.Params = wire.Some(v)
@@ -37036,7 +37036,7 @@ func (x *UserMessage) DecodeWire(d *wire.Decoder) error {
 				var v []ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "content"), start, 0); err != nil {
 							return err
 						}
 						x.Content = wire.Some(v)
@@ -37046,7 +37046,7 @@ func (x *UserMessage) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "content")
+							return wire.At(wire.OrNull(err), "content")
 						}
 						if !more {
 							break
@@ -37055,7 +37055,7 @@ func (x *UserMessage) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeContentBlock(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "content"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -37275,7 +37275,7 @@ func (x *AgentMessage) DecodeWire(d *wire.Decoder) error {
 				var v []ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "content"), start, 0); err != nil {
 							return err
 						}
 						x.Content = wire.Some(v)
@@ -37285,7 +37285,7 @@ func (x *AgentMessage) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "content")
+							return wire.At(wire.OrNull(err), "content")
 						}
 						if !more {
 							break
@@ -37294,7 +37294,7 @@ func (x *AgentMessage) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeContentBlock(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "content"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -37514,7 +37514,7 @@ func (x *AgentThought) DecodeWire(d *wire.Decoder) error {
 				var v []ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "content"), start, 0); err != nil {
 							return err
 						}
 						x.Content = wire.Some(v)
@@ -37524,7 +37524,7 @@ func (x *AgentThought) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "content")
+							return wire.At(wire.OrNull(err), "content")
 						}
 						if !more {
 							break
@@ -37533,7 +37533,7 @@ func (x *AgentThought) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeContentBlock(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "content"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -37963,7 +37963,7 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "command"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "command"), start, 0); err != nil {
 							return err
 						}
 						x.Command = wire.Some(v)
@@ -37990,7 +37990,7 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v AbsolutePath
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "cwd"), start, 0); err != nil {
 						return err
 					}
 					x.Cwd = wire.Some(v)
@@ -38015,7 +38015,7 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v TerminalOutput
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "output"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "output"), start, 0); err != nil {
 						return err
 					}
 					x.Output = wire.Some(v)
@@ -38040,7 +38040,7 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v TerminalExitStatus
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "exitStatus"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "exitStatus"), start, 0); err != nil {
 						return err
 					}
 					x.ExitStatus = wire.Some(v)
@@ -38065,7 +38065,7 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v TerminalSize
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "size"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "size"), start, 0); err != nil {
 						return err
 					}
 					x.Size = wire.Some(v)
@@ -38090,7 +38090,7 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v TerminalCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "capabilities"), start, 0); err != nil {
 						return err
 					}
 					x.Capabilities = wire.Some(v)
@@ -38406,7 +38406,7 @@ func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Int64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "exitCode"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "exitCode"), start, 0); err != nil {
 							return err
 						}
 						x.ExitCode = wire.Some(v)
@@ -38435,7 +38435,7 @@ func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "signal"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "signal"), start, 0); err != nil {
 							return err
 						}
 						x.Signal = wire.Some(v)
@@ -38727,7 +38727,7 @@ func (x *TerminalCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v TerminalCancelCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "cancel"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "cancel"), start, 0); err != nil {
 						return err
 					}
 					x.Cancel = wire.Some(v)
@@ -40545,7 +40545,7 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -40574,7 +40574,7 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "updatedAt"), start, 0); err != nil {
 							return err
 						}
 						x.UpdatedAt = wire.Some(v)
@@ -40752,7 +40752,7 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Cost
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "cost"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "cost"), start, 0); err != nil {
 						return err
 					}
 					x.Cost = wire.Some(v)
@@ -41069,7 +41069,7 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -41299,7 +41299,7 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "summary"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "summary"), start, 0); err != nil {
 							return err
 						}
 						x.Summary = wire.Some(v)
@@ -41309,7 +41309,7 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "summary")
+							return wire.At(wire.OrNull(err), "summary")
 						}
 						if !more {
 							break
@@ -41318,7 +41318,7 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeContentBlock(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "summary"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "summary"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -41351,7 +41351,7 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "error"), start, 0); err != nil {
 							return err
 						}
 						x.Error = wire.Some(v)
@@ -41770,7 +41770,7 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -41799,7 +41799,7 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -41826,7 +41826,7 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SubagentSessionCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "capabilities"), start, 0); err != nil {
 						return err
 					}
 					x.Capabilities = wire.Some(v)
@@ -41853,7 +41853,7 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeStateUpdate(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "state"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "state"), start, 0); err != nil {
 							return err
 						}
 						x.State = wire.Some(v)
@@ -41880,7 +41880,7 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v AbsolutePath
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "cwd"), start, 0); err != nil {
 						return err
 					}
 					x.Cwd = wire.Some(v)
@@ -41906,7 +41906,7 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []AbsolutePath
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "additionalDirectories"), start, 0); err != nil {
 							return err
 						}
 						x.AdditionalDirectories = wire.Some(v)
@@ -41916,14 +41916,14 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "additionalDirectories")
+							return wire.At(wire.OrNull(err), "additionalDirectories")
 						}
 						if !more {
 							break
 						}
 						var e1 AbsolutePath
 						if err := e1.DecodeWire(d); err != nil {
-							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "additionalDirectories"), start, 1); err != nil {
+							if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "additionalDirectories"), start, 1); err != nil {
 								return err
 							}
 							s1 = append(s1, e1)
@@ -42117,7 +42117,7 @@ func (x *SubagentSessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionCancelCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "cancel"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "cancel"), start, 0); err != nil {
 						return err
 					}
 					x.Cancel = wire.Some(v)
@@ -42361,7 +42361,7 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "senderSessionId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "senderSessionId"), start, 0); err != nil {
 						return err
 					}
 					x.SenderSessionID = wire.Some(v)
@@ -42386,7 +42386,7 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "recipientSessionId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "recipientSessionId"), start, 0); err != nil {
 						return err
 					}
 					x.RecipientSessionID = wire.Some(v)
@@ -42411,7 +42411,7 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MessageID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "senderMessageId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "senderMessageId"), start, 0); err != nil {
 						return err
 					}
 					x.SenderMessageID = wire.Some(v)
@@ -42436,7 +42436,7 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MessageID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "recipientMessageId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "recipientMessageId"), start, 0); err != nil {
 						return err
 					}
 					x.RecipientMessageID = wire.Some(v)
@@ -42462,7 +42462,7 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 				var v []ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "content"), start, 0); err != nil {
 							return err
 						}
 						x.Content = wire.Some(v)
@@ -42472,7 +42472,7 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "content")
+							return wire.At(wire.OrNull(err), "content")
 						}
 						if !more {
 							break
@@ -42481,7 +42481,7 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeContentBlock(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "content"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -44222,7 +44222,7 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ClientAuthCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "auth"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "auth"), start, 0); err != nil {
 						return err
 					}
 					x.Auth = wire.Some(v)
@@ -44247,7 +44247,7 @@ func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ElicitationCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "elicitation"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "elicitation"), start, 0); err != nil {
 						return err
 					}
 					x.Elicitation = wire.Some(v)
@@ -44393,7 +44393,7 @@ func (x *ClientAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v TerminalAuthCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "terminal"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "terminal"), start, 0); err != nil {
 						return err
 					}
 					x.Terminal = wire.Some(v)
@@ -44624,7 +44624,7 @@ func (x *ElicitationCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ElicitationFormCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "form"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "form"), start, 0); err != nil {
 						return err
 					}
 					x.Form = wire.Some(v)
@@ -44649,7 +44649,7 @@ func (x *ElicitationCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ElicitationURLCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "url"), start, 0); err != nil {
 						return err
 					}
 					x.URL = wire.Some(v)
@@ -45815,7 +45815,7 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SystemPrompt
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "systemPrompt"), start, 0); err != nil {
 						return err
 					}
 					x.SystemPrompt = wire.Some(v)
@@ -47067,7 +47067,7 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v AbsolutePath
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "cwd"), start, 0); err != nil {
 						return err
 					}
 					x.Cwd = wire.Some(v)
@@ -47092,7 +47092,7 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionListCursor
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "cursor"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "cursor"), start, 0); err != nil {
 						return err
 					}
 					x.Cursor = wire.Some(v)
@@ -47117,7 +47117,7 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionArchiveFilter
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "archived"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "archived"), start, 0); err != nil {
 						return err
 					}
 					x.Archived = wire.Some(v)
@@ -47531,7 +47531,7 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SystemPrompt
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "systemPrompt"), start, 0); err != nil {
 						return err
 					}
 					x.SystemPrompt = wire.Some(v)
@@ -48285,7 +48285,7 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeReplayFrom(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "replayFrom"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "replayFrom"), start, 0); err != nil {
 							return err
 						}
 						x.ReplayFrom = wire.Some(v)
@@ -48312,7 +48312,7 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SystemPrompt
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "systemPrompt"), start, 0); err != nil {
 						return err
 					}
 					x.SystemPrompt = wire.Some(v)
@@ -50896,7 +50896,7 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 				var v map[string]ElicitationContentValue
 				{
 					if err := d.BeginObject(); err != nil {
-						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "content"), start, 0); err != nil {
 							return err
 						}
 						x.Content = wire.Some(v)
@@ -50906,20 +50906,20 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 					for {
 						key, more, err := d.NextKey()
 						if err != nil {
-							return wire.At(err, "content")
+							return wire.At(wire.OrNull(err), "content")
 						}
 						if !more {
 							break
 						}
 						k1 := string(key)
 						if _, dup := m1[k1]; dup {
-							return wire.At(wire.DuplicateError(d.Offset(), k1), "content")
+							return wire.At(wire.OrNull(wire.DuplicateError(d.Offset(), k1)), "content")
 						}
 						var e1 ElicitationContentValue
 						{
 							v2, err := DecodeElicitationContentValue(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.At(err, k1), "content"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.At(err, k1)), "content"), start, 1); err != nil {
 									return err
 								}
 								m1[k1] = e1
@@ -52389,7 +52389,7 @@ func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) erro
 				{
 					v1, err := DecodeClientNotificationParams(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "params"), start, 0); err != nil {
 							return err
 						}
 						x.Params = wire.Some(v)
@@ -53055,7 +53055,7 @@ func (x *AgentClientProtocolProtocolLevel) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v CancelRequestNotification
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "params"), start, 0); err != nil {
 						return err
 					}
 					x.Params = wire.Some(v)
@@ -53554,7 +53554,7 @@ func (x *AgentClientProtocolProxyRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeProxyRequestParams(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "params"), start, 0); err != nil {
 							return err
 						}
 						x.Params = wire.Some(v)
@@ -55081,7 +55081,7 @@ func (x *AgentClientProtocolProxyNotification) DecodeWire(d *wire.Decoder) error
 			} else {
 				var v ProxySuccessorNotification
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "params"), start, 0); err != nil {
 						return err
 					}
 					x.Params = wire.Some(v)
@@ -55369,7 +55369,7 @@ func (x *AgentRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeAgentRequestParams(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "params"), start, 0); err != nil {
 							return err
 						}
 						x.Params = wire.Some(v)
@@ -55527,7 +55527,7 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -55556,7 +55556,7 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeRequestPermissionSubject(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "subject"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "subject"), start, 0); err != nil {
 							return err
 						}
 						x.Subject = wire.Some(v)
@@ -55795,7 +55795,7 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 						return err
 					}
 					x.MIMEType = wire.Some(v)
@@ -55974,7 +55974,7 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MediaType
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mimeType"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mimeType"), start, 0); err != nil {
 						return err
 					}
 					x.MIMEType = wire.Some(v)
@@ -56330,7 +56330,7 @@ func (x *ElicitationSessionScope) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ToolCallID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "toolCallId"), start, 0); err != nil {
 						return err
 					}
 					x.ToolCallID = wire.Some(v)
@@ -57205,7 +57205,7 @@ func (x *ErrorStopReason) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Error
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "error"), start, 0); err != nil {
 						return err
 					}
 					x.Error = wire.Some(v)
@@ -57331,7 +57331,7 @@ func (x *AgentNotification) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeAgentNotificationParams(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "params"), start, 0); err != nil {
 							return err
 						}
 						x.Params = wire.Some(v)
@@ -58060,7 +58060,7 @@ func (x *ElicitationAcceptAction) DecodeWire(d *wire.Decoder) error {
 				var v map[string]ElicitationContentValue
 				{
 					if err := d.BeginObject(); err != nil {
-						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "content"), start, 0); err != nil {
 							return err
 						}
 						x.Content = wire.Some(v)
@@ -58070,20 +58070,20 @@ func (x *ElicitationAcceptAction) DecodeWire(d *wire.Decoder) error {
 					for {
 						key, more, err := d.NextKey()
 						if err != nil {
-							return wire.At(err, "content")
+							return wire.At(wire.OrNull(err), "content")
 						}
 						if !more {
 							break
 						}
 						k1 := string(key)
 						if _, dup := m1[k1]; dup {
-							return wire.At(wire.DuplicateError(d.Offset(), k1), "content")
+							return wire.At(wire.OrNull(wire.DuplicateError(d.Offset(), k1)), "content")
 						}
 						var e1 ElicitationContentValue
 						{
 							v2, err := DecodeElicitationContentValue(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.At(err, k1), "content"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.At(err, k1)), "content"), start, 1); err != nil {
 									return err
 								}
 								m1[k1] = e1
@@ -58225,7 +58225,7 @@ func (x *ClientNotification) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeClientNotificationParams(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "params"), start, 0); err != nil {
 							return err
 						}
 						x.Params = wire.Some(v)
@@ -58669,7 +58669,7 @@ func (x *ProxyRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeProxyRequestParams(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "params"), start, 0); err != nil {
 							return err
 						}
 						x.Params = wire.Some(v)
@@ -58993,7 +58993,7 @@ func (x *ProxyNotification) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ProxySuccessorNotification
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "params"), start, 0); err != nil {
 						return err
 					}
 					x.Params = wire.Some(v)

@@ -842,7 +842,7 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "note"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "note"), start, 0); err != nil {
 							return err
 						}
 						x.Note = wire.Some(v)
@@ -869,7 +869,7 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Point
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "parent"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "parent"), start, 0); err != nil {
 						return err
 					}
 					x.Parent = wire.Some(v)
@@ -894,7 +894,7 @@ func (x *Envelope) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "answer"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "answer"), start, 0); err != nil {
 							return err
 						}
 						x.Answer = v
@@ -1883,7 +1883,7 @@ func DecodeRequestID(d *wire.Decoder) (RequestID, error) {
 	case wire.KindNumber:
 		v := new(RequestIDNumber)
 		if err := v.DecodeWire(d); err != nil {
-			return nil, err
+			return nil, wire.WantTypes(err, "null or integer or string")
 		}
 		return *v, nil
 	case wire.KindString:

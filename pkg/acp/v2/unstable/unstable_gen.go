@@ -1952,7 +1952,7 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "active"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "active"), start, 0); err != nil {
 							return err
 						}
 						x.Active = wire.Some(v)
@@ -1981,7 +1981,7 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "name"), start, 0); err != nil {
 							return err
 						}
 						x.Name = wire.Some(v)
@@ -2010,7 +2010,7 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "email"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "email"), start, 0); err != nil {
 							return err
 						}
 						x.Email = wire.Some(v)
@@ -2039,7 +2039,7 @@ func (x *AuthAccount) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "organization"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "organization"), start, 0); err != nil {
 							return err
 						}
 						x.Organization = wire.Some(v)
@@ -2362,7 +2362,7 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "session"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "session"), start, 0); err != nil {
 						return err
 					}
 					x.Session = wire.Some(v)
@@ -2387,7 +2387,7 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v AgentAuthCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "auth"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "auth"), start, 0); err != nil {
 						return err
 					}
 					x.Auth = wire.Some(v)
@@ -2412,7 +2412,7 @@ func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ProvidersCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "providers"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "providers"), start, 0); err != nil {
 						return err
 					}
 					x.Providers = wire.Some(v)
@@ -2564,7 +2564,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v v2.PromptCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "prompt"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "prompt"), start, 0); err != nil {
 						return err
 					}
 					x.Prompt = wire.Some(v)
@@ -2589,7 +2589,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MCPCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mcp"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mcp"), start, 0); err != nil {
 						return err
 					}
 					x.MCP = wire.Some(v)
@@ -2614,7 +2614,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v v2.SessionDeleteCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "delete"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "delete"), start, 0); err != nil {
 						return err
 					}
 					x.Delete = wire.Some(v)
@@ -2639,7 +2639,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v v2.SessionAdditionalDirectoriesCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "additionalDirectories"), start, 0); err != nil {
 						return err
 					}
 					x.AdditionalDirectories = wire.Some(v)
@@ -2664,7 +2664,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionSystemPromptCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "systemPrompt"), start, 0); err != nil {
 						return err
 					}
 					x.SystemPrompt = wire.Some(v)
@@ -2689,7 +2689,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionForkCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "fork"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "fork"), start, 0); err != nil {
 						return err
 					}
 					x.Fork = wire.Some(v)
@@ -2714,7 +2714,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionArchiveCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "archive"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "archive"), start, 0); err != nil {
 						return err
 					}
 					x.Archive = wire.Some(v)
@@ -2739,7 +2739,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionStatusCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "status"), start, 0); err != nil {
 						return err
 					}
 					x.Status = wire.Some(v)
@@ -2764,7 +2764,7 @@ func (x *SessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionTitleCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 						return err
 					}
 					x.Title = wire.Some(v)
@@ -2988,7 +2988,7 @@ func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v v2.MCPStdioCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "stdio"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "stdio"), start, 0); err != nil {
 						return err
 					}
 					x.Stdio = wire.Some(v)
@@ -3013,7 +3013,7 @@ func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v v2.MCPHTTPCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "http"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "http"), start, 0); err != nil {
 						return err
 					}
 					x.HTTP = wire.Some(v)
@@ -3038,7 +3038,7 @@ func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v MCPACPCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "acp"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "acp"), start, 0); err != nil {
 						return err
 					}
 					x.ACP = wire.Some(v)
@@ -3281,7 +3281,7 @@ func (x *SessionSystemPromptCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionSystemPromptModeCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "mode"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "mode"), start, 0); err != nil {
 						return err
 					}
 					x.Mode = wire.Some(v)
@@ -3409,7 +3409,7 @@ func (x *SessionSystemPromptModeCapabilities) DecodeWire(d *wire.Decoder) error 
 			} else {
 				var v SessionSystemPromptOverrideCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "override"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "override"), start, 0); err != nil {
 						return err
 					}
 					x.Override = wire.Some(v)
@@ -3992,7 +3992,7 @@ func (x *AgentAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v AuthStatusCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "status"), start, 0); err != nil {
 						return err
 					}
 					x.Status = wire.Some(v)
@@ -4362,7 +4362,7 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -4391,7 +4391,7 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "updatedAt"), start, 0); err != nil {
 							return err
 						}
 						x.UpdatedAt = wire.Some(v)
@@ -4420,7 +4420,7 @@ func (x *SessionInfo) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Bool()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "archived"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "archived"), start, 0); err != nil {
 							return err
 						}
 						x.Archived = wire.Some(v)
@@ -6031,7 +6031,7 @@ func (x *UserMessage) DecodeWire(d *wire.Decoder) error {
 				var v []v2.ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "content"), start, 0); err != nil {
 							return err
 						}
 						x.Content = wire.Some(v)
@@ -6041,7 +6041,7 @@ func (x *UserMessage) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "content")
+							return wire.At(wire.OrNull(err), "content")
 						}
 						if !more {
 							break
@@ -6050,7 +6050,7 @@ func (x *UserMessage) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := v2.DecodeContentBlock(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "content"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -6405,7 +6405,7 @@ func (x *AgentMessage) DecodeWire(d *wire.Decoder) error {
 				var v []v2.ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "content"), start, 0); err != nil {
 							return err
 						}
 						x.Content = wire.Some(v)
@@ -6415,7 +6415,7 @@ func (x *AgentMessage) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "content")
+							return wire.At(wire.OrNull(err), "content")
 						}
 						if !more {
 							break
@@ -6424,7 +6424,7 @@ func (x *AgentMessage) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := v2.DecodeContentBlock(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "content"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -6779,7 +6779,7 @@ func (x *AgentThought) DecodeWire(d *wire.Decoder) error {
 				var v []v2.ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "content"), start, 0); err != nil {
 							return err
 						}
 						x.Content = wire.Some(v)
@@ -6789,7 +6789,7 @@ func (x *AgentThought) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "content")
+							return wire.At(wire.OrNull(err), "content")
 						}
 						if !more {
 							break
@@ -6798,7 +6798,7 @@ func (x *AgentThought) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := v2.DecodeContentBlock(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "content"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -7234,7 +7234,7 @@ func (x *RunningStateUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "background"), start, 0); err != nil {
 							return err
 						}
 						x.Background = wire.Some(v)
@@ -7244,7 +7244,7 @@ func (x *RunningStateUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "background")
+							return wire.At(wire.OrNull(err), "background")
 						}
 						if !more {
 							break
@@ -7253,7 +7253,7 @@ func (x *RunningStateUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "background"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -7918,7 +7918,7 @@ func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v v2.IdleStopReason
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "stopReason"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "stopReason"), start, 0); err != nil {
 						return err
 					}
 					x.StopReason = wire.Some(v)
@@ -7943,7 +7943,7 @@ func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v v2.Error
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "error"), start, 0); err != nil {
 						return err
 					}
 					x.Error = wire.Some(v)
@@ -7969,7 +7969,7 @@ func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "background"), start, 0); err != nil {
 							return err
 						}
 						x.Background = wire.Some(v)
@@ -7979,7 +7979,7 @@ func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "background")
+							return wire.At(wire.OrNull(err), "background")
 						}
 						if !more {
 							break
@@ -7988,7 +7988,7 @@ func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "background"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -8019,7 +8019,7 @@ func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v Usage
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "usage"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "usage"), start, 0); err != nil {
 						return err
 					}
 					x.Usage = wire.Some(v)
@@ -8237,7 +8237,7 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "thoughtTokens"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "thoughtTokens"), start, 0); err != nil {
 							return err
 						}
 						x.ThoughtTokens = wire.Some(v)
@@ -8266,7 +8266,7 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "cachedReadTokens"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "cachedReadTokens"), start, 0); err != nil {
 							return err
 						}
 						x.CachedReadTokens = wire.Some(v)
@@ -8295,7 +8295,7 @@ func (x *Usage) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.Uint64()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "cachedWriteTokens"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "cachedWriteTokens"), start, 0); err != nil {
 							return err
 						}
 						x.CachedWriteTokens = wire.Some(v)
@@ -8458,7 +8458,7 @@ func (x *RequiresActionStateUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "background"), start, 0); err != nil {
 							return err
 						}
 						x.Background = wire.Some(v)
@@ -8468,7 +8468,7 @@ func (x *RequiresActionStateUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "background")
+							return wire.At(wire.OrNull(err), "background")
 						}
 						if !more {
 							break
@@ -8477,7 +8477,7 @@ func (x *RequiresActionStateUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "background"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -8621,7 +8621,7 @@ func (x *UndeterminedStateUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []BackgroundWork
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "background"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "background"), start, 0); err != nil {
 							return err
 						}
 						x.Background = wire.Some(v)
@@ -8631,7 +8631,7 @@ func (x *UndeterminedStateUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "background")
+							return wire.At(wire.OrNull(err), "background")
 						}
 						if !more {
 							break
@@ -8640,7 +8640,7 @@ func (x *UndeterminedStateUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := DecodeBackgroundWork(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "background"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "background"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -8979,7 +8979,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "name"), start, 0); err != nil {
 							return err
 						}
 						x.Name = wire.Some(v)
@@ -9008,7 +9008,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -9035,7 +9035,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v v2.ToolKind
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "kind"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "kind"), start, 0); err != nil {
 						return err
 					}
 					x.Kind = wire.Some(v)
@@ -9060,7 +9060,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v v2.ToolCallStatus
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "status"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "status"), start, 0); err != nil {
 						return err
 					}
 					x.Status = wire.Some(v)
@@ -9086,7 +9086,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []v2.ToolCallContent
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "content"), start, 0); err != nil {
 							return err
 						}
 						x.Content = wire.Some(v)
@@ -9096,7 +9096,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "content")
+							return wire.At(wire.OrNull(err), "content")
 						}
 						if !more {
 							break
@@ -9105,7 +9105,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := v2.DecodeToolCallContent(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "content"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -9137,7 +9137,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []v2.ToolCallLocation
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "locations"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "locations"), start, 0); err != nil {
 							return err
 						}
 						x.Locations = wire.Some(v)
@@ -9147,14 +9147,14 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "locations")
+							return wire.At(wire.OrNull(err), "locations")
 						}
 						if !more {
 							break
 						}
 						var e1 v2.ToolCallLocation
 						if err := e1.DecodeWire(d); err != nil {
-							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "locations"), start, 1); err != nil {
+							if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "locations"), start, 1); err != nil {
 								return err
 							}
 							s1 = append(s1, e1)
@@ -9213,7 +9213,7 @@ func (x *ToolCallUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v v2.ToolCallCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "capabilities"), start, 0); err != nil {
 						return err
 					}
 					x.Capabilities = wire.Some(v)
@@ -9477,7 +9477,7 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "command"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "command"), start, 0); err != nil {
 							return err
 						}
 						x.Command = wire.Some(v)
@@ -9504,7 +9504,7 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v v2.AbsolutePath
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "cwd"), start, 0); err != nil {
 						return err
 					}
 					x.Cwd = wire.Some(v)
@@ -9529,7 +9529,7 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v v2.TerminalOutput
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "output"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "output"), start, 0); err != nil {
 						return err
 					}
 					x.Output = wire.Some(v)
@@ -9554,7 +9554,7 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v v2.TerminalExitStatus
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "exitStatus"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "exitStatus"), start, 0); err != nil {
 						return err
 					}
 					x.ExitStatus = wire.Some(v)
@@ -9579,7 +9579,7 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v v2.TerminalSize
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "size"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "size"), start, 0); err != nil {
 						return err
 					}
 					x.Size = wire.Some(v)
@@ -9604,7 +9604,7 @@ func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v v2.TerminalCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "capabilities"), start, 0); err != nil {
 						return err
 					}
 					x.Capabilities = wire.Some(v)
@@ -11178,7 +11178,7 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -11207,7 +11207,7 @@ func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "updatedAt"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "updatedAt"), start, 0); err != nil {
 							return err
 						}
 						x.UpdatedAt = wire.Some(v)
@@ -11399,7 +11399,7 @@ func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v v2.Cost
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "cost"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "cost"), start, 0); err != nil {
 						return err
 					}
 					x.Cost = wire.Some(v)
@@ -11593,7 +11593,7 @@ func (x *Notice) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -11790,7 +11790,7 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []v2.ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "summary"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "summary"), start, 0); err != nil {
 							return err
 						}
 						x.Summary = wire.Some(v)
@@ -11800,7 +11800,7 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "summary")
+							return wire.At(wire.OrNull(err), "summary")
 						}
 						if !more {
 							break
@@ -11809,7 +11809,7 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := v2.DecodeContentBlock(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "summary"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "summary"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -11842,7 +11842,7 @@ func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "error"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "error"), start, 0); err != nil {
 							return err
 						}
 						x.Error = wire.Some(v)
@@ -12309,7 +12309,7 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "title"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "title"), start, 0); err != nil {
 							return err
 						}
 						x.Title = wire.Some(v)
@@ -12338,7 +12338,7 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := d.String()
 					if err != nil {
-						if err := d.Recover(wire.At(err, "description"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "description"), start, 0); err != nil {
 							return err
 						}
 						x.Description = wire.Some(v)
@@ -12365,7 +12365,7 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SubagentSessionCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "capabilities"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "capabilities"), start, 0); err != nil {
 						return err
 					}
 					x.Capabilities = wire.Some(v)
@@ -12392,7 +12392,7 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeStateUpdate(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "state"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "state"), start, 0); err != nil {
 							return err
 						}
 						x.State = wire.Some(v)
@@ -12419,7 +12419,7 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v v2.AbsolutePath
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "cwd"), start, 0); err != nil {
 						return err
 					}
 					x.Cwd = wire.Some(v)
@@ -12445,7 +12445,7 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				var v []v2.AbsolutePath
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "additionalDirectories"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "additionalDirectories"), start, 0); err != nil {
 							return err
 						}
 						x.AdditionalDirectories = wire.Some(v)
@@ -12455,14 +12455,14 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "additionalDirectories")
+							return wire.At(wire.OrNull(err), "additionalDirectories")
 						}
 						if !more {
 							break
 						}
 						var e1 v2.AbsolutePath
 						if err := e1.DecodeWire(d); err != nil {
-							if err := d.Recover(wire.At(wire.AtIndex(err, i1), "additionalDirectories"), start, 1); err != nil {
+							if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "additionalDirectories"), start, 1); err != nil {
 								return err
 							}
 							s1 = append(s1, e1)
@@ -12665,7 +12665,7 @@ func (x *SubagentSessionCapabilities) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionCancelCapabilities
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "cancel"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "cancel"), start, 0); err != nil {
 						return err
 					}
 					x.Cancel = wire.Some(v)
@@ -12897,7 +12897,7 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v v2.SessionID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "senderSessionId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "senderSessionId"), start, 0); err != nil {
 						return err
 					}
 					x.SenderSessionID = wire.Some(v)
@@ -12922,7 +12922,7 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v v2.SessionID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "recipientSessionId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "recipientSessionId"), start, 0); err != nil {
 						return err
 					}
 					x.RecipientSessionID = wire.Some(v)
@@ -12947,7 +12947,7 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v v2.MessageID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "senderMessageId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "senderMessageId"), start, 0); err != nil {
 						return err
 					}
 					x.SenderMessageID = wire.Some(v)
@@ -12972,7 +12972,7 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v v2.MessageID
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "recipientMessageId"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "recipientMessageId"), start, 0); err != nil {
 						return err
 					}
 					x.RecipientMessageID = wire.Some(v)
@@ -12998,7 +12998,7 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 				var v []v2.ContentBlock
 				{
 					if err := d.BeginArray(); err != nil {
-						if err := d.Recover(wire.At(err, "content"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "content"), start, 0); err != nil {
 							return err
 						}
 						x.Content = wire.Some(v)
@@ -13008,7 +13008,7 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 					for i1 := 0; ; i1++ {
 						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(err, "content")
+							return wire.At(wire.OrNull(err), "content")
 						}
 						if !more {
 							break
@@ -13017,7 +13017,7 @@ func (x *SessionMessage) DecodeWire(d *wire.Decoder) error {
 						{
 							v2, err := v2.DecodeContentBlock(d)
 							if err != nil {
-								if err := d.Recover(wire.At(wire.AtIndex(err, i1), "content"), start, 1); err != nil {
+								if err := d.Recover(wire.At(wire.OrNull(wire.AtIndex(err, i1)), "content"), start, 1); err != nil {
 									return err
 								}
 								s1 = append(s1, e1)
@@ -13459,7 +13459,7 @@ func (x *ProviderInfo) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v ProviderCurrentConfig
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "current"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "current"), start, 0); err != nil {
 						return err
 					}
 					x.Current = wire.Some(v)
@@ -16595,7 +16595,7 @@ func (x *ForkSessionRequest) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SystemPrompt
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "systemPrompt"), start, 0); err != nil {
 						return err
 					}
 					x.SystemPrompt = wire.Some(v)
@@ -16998,7 +16998,7 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v v2.AbsolutePath
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "cwd"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "cwd"), start, 0); err != nil {
 						return err
 					}
 					x.Cwd = wire.Some(v)
@@ -17023,7 +17023,7 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v v2.SessionListCursor
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "cursor"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "cursor"), start, 0); err != nil {
 						return err
 					}
 					x.Cursor = wire.Some(v)
@@ -17048,7 +17048,7 @@ func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SessionArchiveFilter
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "archived"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "archived"), start, 0); err != nil {
 						return err
 					}
 					x.Archived = wire.Some(v)
@@ -17233,7 +17233,7 @@ func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v v2.SessionListCursor
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "nextCursor"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "nextCursor"), start, 0); err != nil {
 						return err
 					}
 					x.NextCursor = wire.Some(v)
@@ -17467,7 +17467,7 @@ func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SystemPrompt
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "systemPrompt"), start, 0); err != nil {
 						return err
 					}
 					x.SystemPrompt = wire.Some(v)
@@ -17737,7 +17737,7 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := v2.DecodeReplayFrom(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "replayFrom"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "replayFrom"), start, 0); err != nil {
 							return err
 						}
 						x.ReplayFrom = wire.Some(v)
@@ -17764,7 +17764,7 @@ func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
 			} else {
 				var v SystemPrompt
 				if err := v.DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "systemPrompt"), start, 0); err != nil {
+					if err := d.Recover(wire.At(wire.OrNull(err), "systemPrompt"), start, 0); err != nil {
 						return err
 					}
 					x.SystemPrompt = wire.Some(v)
@@ -18330,7 +18330,7 @@ func (x *SessionStatusResponse) DecodeWire(d *wire.Decoder) error {
 				{
 					v1, err := DecodeStateUpdate(d)
 					if err != nil {
-						if err := d.Recover(wire.At(err, "state"), start, 0); err != nil {
+						if err := d.Recover(wire.At(wire.OrNull(err), "state"), start, 0); err != nil {
 							return err
 						}
 						x.State = wire.Some(v)
