@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -114,6 +115,12 @@ func FuzzOutput(f *testing.F) {
 			{File: file, Line: 1, Severity: validate.Error, Protocol: "acp", Dialect: "v1", Rule: "schema", Pointer: pointer, Message: message},
 			{File: file, Line: 2, Severity: validate.Warning, Protocol: file, Dialect: pointer, Rule: message, Pointer: "", Message: pointer},
 		}
+		whole := validate.Finding{File: file, Severity: validate.Warning, Rule: message, Requirement: pointer, Side: file, Pointer: pointer, Message: message}
+		for _, f := range append(fs, whole) {
+			if got, want := textFinding(f), plainTextFinding(f); got != want {
+				t.Fatalf("textFinding = %q, want %q", got, want)
+			}
+		}
 		for _, format := range []string{"text", "github", "json"} {
 			out := render(t, format, fs, nil)
 			if r := rawControl(out); r >= 0 {
@@ -190,4 +197,21 @@ func TestOutputOneLinePerFinding(t *testing.T) {
 	if n != len(fs) {
 		t.Errorf("%d lines for %d findings", n, len(fs))
 	}
+}
+
+// plainTextFinding is textFinding written the plain way, each part escaped
+// on its own: what the one-pass writer must give.
+func plainTextFinding(f validate.Finding) string {
+	var sb strings.Builder
+	if f.Line > 0 {
+		fmt.Fprintf(&sb, "%s:%d: %s: ", escapeText(f.File), f.Line, f.Severity)
+	} else {
+		fmt.Fprintf(&sb, "%s: %s: ", escapeText(f.File), f.Severity)
+	}
+	if f.Pointer != "" {
+		sb.WriteString(escapeText(f.Pointer) + ": ")
+	}
+	sb.WriteString(escapeText(f.Message))
+	fmt.Fprintf(&sb, " [%s]", escapeText(f.Tag()))
+	return sb.String()
 }
