@@ -75,14 +75,17 @@ func recycle(free chan<- *batch, b *batch) {
 	}
 }
 
+// maxBatchItems is how many records a batch holds at most.
+const maxBatchItems = 128
+
 // add appends a record to the batch. Items are allocated in chunks, a few
-// first (a live batch is often one message), then many. A slab's length is
-// how far its items hold anything: filled now, or by the batch's last use
-// (until seal).
+// first (a live batch is often one message), then many, never more than a
+// full batch needs. A slab's length is how far its items hold anything:
+// filled now, or by the batch's last use (until seal).
 func (b *batch) add(rec trace.Record, index int) {
 	if b.used == 0 || b.fill == cap(b.slabs[b.used-1]) {
 		if b.used == len(b.slabs) {
-			b.slabs = append(b.slabs, make([]item, 0, min(8+8*len(b.items), 128)))
+			b.slabs = append(b.slabs, make([]item, 0, max(1, min(8+8*len(b.items), maxBatchItems-len(b.items)))))
 		}
 		b.used++
 		b.fill = 0
