@@ -149,7 +149,8 @@ func ExampleCodec_CheckAt() {
 // ExplainAt lists every defect of the value at a pointer: the decoding
 // errors (with their offsets in the input), then what Check finds in the
 // members that decoded. whole says the list is every defect a schema
-// validator would report.
+// validator would report. An error that names what it found and what the
+// schema wants there has them in Got and Want.
 func ExampleCodec_ExplainAt() {
 	codec := wire.Codec{
 		Name:     "point",
@@ -179,11 +180,15 @@ func ExampleCodec_ExplainAt() {
 		fmt.Println(len(errs), "defects, whole:", whole)
 		for _, e := range errs {
 			fmt.Printf("  %q %s: %s\n", e.Pointer, e.Keyword, e.Msg)
+			if e.Want != nil {
+				fmt.Printf("    found %s, the schema wants %v\n", e.Got, e.Want)
+			}
 		}
 	}
 	// Output:
 	// 2 defects, whole: true
 	//   "/x" type: got a string, want an integer
+	//     found string, the schema wants [integer]
 	//   "/y" minimum: -2 is less than 0
 	// 0 defects, whole: true
 	// 1 defects, whole: false
