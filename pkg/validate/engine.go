@@ -351,7 +351,7 @@ func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOpt
 	}
 	go func() {
 		defer close(batches)
-		// Batches of 128 records: about ten are alive at once (in
+		// Batches of maxBatchItems records: about ten are alive at once (in
 		// flight, queued, being filled), and their items, nodes and
 		// lines are most of the memory a run touches. 512 made a 4.6 MB
 		// trace fault in 28% more pages and cost 4% more CPU, for no
