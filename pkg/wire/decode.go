@@ -360,7 +360,7 @@ func (d *Decoder) skipValue() error {
 				return err
 			}
 		case KindNumber:
-			if _, _, err := d.number(); err != nil {
+			if _, _, err := d.number("a number"); err != nil {
 				return err
 			}
 		case KindBool:

@@ -12,8 +12,9 @@ import (
 )
 
 // number scans a number literal and reports whether it is a plain integer
-// (no fraction or exponent).
-func (d *Decoder) number() ([]byte, bool, error) {
+// (no fraction or exponent); a value that is no number is a type error
+// that wants what want names ("a number", "an integer").
+func (d *Decoder) number(want string) ([]byte, bool, error) {
 	d.ws()
 	start := d.pos
 	minus := d.pos < len(d.buf) && d.buf[d.pos] == '-'
@@ -35,7 +36,7 @@ func (d *Decoder) number() ([]byte, bool, error) {
 		return nil, false, d.errf("want a digit after '-'")
 	default:
 		d.pos = start
-		return nil, false, d.TypeError("a number")
+		return nil, false, d.TypeError(want)
 	}
 	plain := true
 	if d.pos < len(d.buf) && d.buf[d.pos] == '.' {
@@ -68,14 +69,14 @@ func (d *Decoder) digits() bool {
 
 // Number reads a number and returns its literal text.
 func (d *Decoder) Number() ([]byte, error) {
-	b, _, err := d.number()
+	b, _, err := d.number("a number")
 	return b, err
 }
 
 // Float64 reads a number.
 func (d *Decoder) Float64() (float64, error) {
 	start := d.pos
-	b, _, err := d.number()
+	b, _, err := d.number("a number")
 	if err != nil {
 		return 0, err
 	}
@@ -92,9 +93,9 @@ func (d *Decoder) Float64() (float64, error) {
 func (d *Decoder) integerText() (string, int, error) {
 	d.ws()
 	start := d.pos
-	b, plain, err := d.number()
+	b, plain, err := d.number("an integer")
 	if err != nil {
-		return "", start, wantInteger(err)
+		return "", start, err
 	}
 	s := unsafe.String(&b[0], len(b))
 	if plain {
@@ -120,9 +121,9 @@ func (d *Decoder) integerText() (string, int, error) {
 func (d *Decoder) literalText() (string, int, error) {
 	d.ws()
 	start := d.pos
-	b, plain, err := d.number()
+	b, plain, err := d.number("an integer")
 	if err != nil {
-		return "", start, wantInteger(err)
+		return "", start, err
 	}
 	s := unsafe.String(&b[0], len(b))
 	if !plain {
@@ -250,13 +251,3 @@ func (d *Decoder) Uint16Serde() (uint16, error) { return unsigned[uint16](d, tru
 
 // Uint8Serde is Uint8 with serde_json's integer literals (see Int64Serde).
 func (d *Decoder) Uint8Serde() (uint8, error) { return unsigned[uint8](d, true) }
-
-// wantInteger makes the type error of a value that is no number, where an
-// integer is read, say that an integer is wanted.
-func wantInteger(err error) error {
-	e, ok := err.(*Error)
-	if !ok || e.Code != CodeType || !strings.HasSuffix(e.Msg, ", want a number") {
-		return err
-	}
-	return &Error{Offset: e.Offset, Msg: strings.TrimSuffix(e.Msg, "a number") + "an integer", Code: CodeType, Keyword: "type", Got: e.Got, Want: []string{"integer"}}
-}

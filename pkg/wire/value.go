@@ -315,7 +315,7 @@ func (d *Decoder) PeekFirst(keys []string) (Kind, uint64, error) {
 func (d *Decoder) PeekInteger() bool {
 	pos := d.pos
 	defer func() { d.pos = pos }()
-	b, plain, err := d.number()
+	b, plain, err := d.number("a number")
 	if err != nil || !plain {
 		return false
 	}
