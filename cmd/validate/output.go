@@ -286,7 +286,7 @@ func plainPrefix(s string, mode escapeMode) int {
 	i := 0
 	for i < len(s) {
 		if c := s[i]; c < utf8.RuneSelf {
-			if c < 0x20 || c == 0x7f || mode != text && c == '%' || mode == githubProperty && (c == ':' || c == ',') {
+			if asciiNeedsEscape(c, mode) {
 				return i
 			}
 			i++
@@ -336,15 +336,15 @@ func writeEscapedFrom(sb *strings.Builder, s string, i int, mode escapeMode) {
 }
 
 func needsEscape(r rune, size int, mode escapeMode) bool {
-	switch {
-	case r == utf8.RuneError && size <= 1, r < 0x20, r == 0x7f, unsafeRune(r):
-		return true
-	case mode == text:
-		return false
-	case r == '%':
-		return true
+	if r < utf8.RuneSelf {
+		return asciiNeedsEscape(byte(r), mode)
 	}
-	return mode == githubProperty && (r == ':' || r == ',')
+	return r == utf8.RuneError && size <= 1 || unsafeRune(r)
+}
+
+// asciiNeedsEscape is needsEscape for an ASCII character.
+func asciiNeedsEscape(c byte, mode escapeMode) bool {
+	return c < 0x20 || c == 0x7f || mode != text && c == '%' || mode == githubProperty && (c == ':' || c == ',')
 }
 
 // unsafeRune reports the non-ASCII characters a terminal or an editor may
