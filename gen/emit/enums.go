@@ -58,9 +58,11 @@ func (g *gen) enumType(t *model.Type) error {
 		if e.Base.Builtin != "string" {
 			verb = "%d"
 		}
-		failure := fail(enumKeyword(names), jen.Id("p"), jen.Lit(verb+" is not one of "+pct(strings.Join(names, ", "))), jen.Id(e.Base.Builtin).Parens(jen.Op("*").Id("x")))
+		var failure *jen.Statement
 		if strs, ok := unquoted(names); ok {
 			failure = failNotOneOf(enumKeyword(names), jen.Id("p"), jen.String().Parens(jen.Op("*").Id("x")), strs)
+		} else {
+			failure = fail(enumKeyword(names), jen.Id("p"), jen.Lit(verb+" is not one of "+pct(strings.Join(names, ", "))), jen.Id(e.Base.Builtin).Parens(jen.Op("*").Id("x")))
 		}
 		chk = append(chk, jen.If(jen.Op("!").Id("x").Dot("Valid").Call()).Block(failure))
 	} else if free := g.checkBuiltin(e.Base.Builtin, e.OpenCheck, jen.Id(e.Base.Builtin).Parens(jen.Op("*").Id("x"))); len(free) > 0 {

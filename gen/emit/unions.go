@@ -323,13 +323,13 @@ func (g *gen) decodeUntagged(t *model.Type) []jen.Code {
 	var body []jen.Code
 	var cases []jen.Code
 	var objects, arrays []*model.Variant
-	var expect []string
+	expect := strings.Join(untaggedKinds(u), " or ")
 	// A number that is not an integer, where the union's only numbers
 	// are integers, fails as the integer variant: its error names every
 	// type the union takes.
 	intErr := jen.Err()
 	if !hasKind(u, "number") && u.Fallback == nil {
-		intErr = wire("WantTypes").Call(jen.Err(), jen.Lit(strings.Join(untaggedKinds(u), " or ")))
+		intErr = wire("WantTypes").Call(jen.Err(), jen.Lit(expect))
 	}
 	for _, v := range u.Variants {
 		if v.JSONKind == "object" {
@@ -340,7 +340,6 @@ func (g *gen) decodeUntagged(t *model.Type) []jen.Code {
 			arrays = append(arrays, v)
 			continue
 		}
-		expect = append(expect, v.JSONKind)
 		if v.JSONKind == "null" {
 			cases = append(cases, jen.Case(wire(kindConsts["null"])).Block(
 				jen.If(jen.Err().Op(":=").Id("d").Dot("Skip").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
@@ -372,24 +371,23 @@ func (g *gen) decodeUntagged(t *model.Type) []jen.Code {
 		cases = append(cases, jen.Case(wire(kindConsts[v.JSONKind])).Block(decodeVariant(u, v, false)...))
 	}
 	if len(arrays) > 0 {
-		expect = append(expect, "array")
 		cases = append(cases, jen.Case(wire("KindArray")).Block(decodeArrays(u, arrays)...))
 	}
 	if len(objects) > 0 {
-		expect = append(expect, "object")
 		cases = append(cases, jen.Case(wire("KindObject")).Block(g.decodeObjects(t, objects)...))
 	}
 	body = append(body, jen.Switch(jen.Id("d").Dot("Kind").Call()).Block(cases...))
 	if u.Fallback != nil {
 		body = append(body, decodeFallback(u.Fallback)...)
 	} else {
-		body = append(body, jen.Return(jen.Nil(), jen.Id("d").Dot("TypeError").Call(jen.Lit(strings.Join(expect, " or ")))))
+		body = append(body, jen.Return(jen.Nil(), jen.Id("d").Dot("TypeError").Call(jen.Lit(expect))))
 	}
 	return body
 }
 
-// untaggedKinds lists the JSON types an untagged union takes, in the
-// order decodeUntagged names them.
+// untaggedKinds lists the JSON types an untagged union takes, as its type
+// errors name them: the scalar variants' in order, then array, then
+// object.
 func untaggedKinds(u *model.UnionType) []string {
 	var kinds []string
 	var arrays, objects bool
