@@ -249,11 +249,7 @@ func (c *Checker) Quiet() { c.quiet = true }
 // Fail records that the value at pointer breaks a constraint; the error
 // names no keyword (FailKeyword does).
 func (c *Checker) Fail(pointer, format string, args ...any) {
-	if c.quiet {
-		c.failed = true
-		return
-	}
-	if c.col != nil && (c.inSkipped(pointer) || c.full()) {
+	if !c.records(pointer) {
 		return // before the message is formatted
 	}
 	c.errs = append(c.errs, &Error{Pointer: pointer, Offset: -1, Msg: fmt.Sprintf(format, args...), Code: CodeConstraint})
@@ -263,11 +259,7 @@ func (c *Checker) Fail(pointer, format string, args ...any) {
 // keyword named (see Error.Keyword). A quiet checker only notes the
 // failure: it formats nothing and allocates nothing.
 func (c *Checker) FailKeyword(pointer, keyword, format string, args ...any) {
-	if c.quiet {
-		c.failed = true
-		return
-	}
-	if c.col != nil && (c.inSkipped(pointer) || c.full()) {
+	if !c.records(pointer) {
 		return // before the message is formatted
 	}
 	c.errs = append(c.errs, &Error{Pointer: pointer, Offset: -1, Msg: fmt.Sprintf(format, args...), Code: CodeConstraint, Keyword: keyword})
@@ -279,12 +271,8 @@ func (c *Checker) FailKeyword(pointer, keyword, format string, args ...any) {
 // one is that close ("did you mean"). A quiet checker only notes the
 // failure.
 func (c *Checker) FailNotOneOf(pointer, keyword, got string, allowed ...string) {
-	if c.quiet {
-		c.failed = true
-		return
-	}
-	if c.col != nil && (c.inSkipped(pointer) || c.full()) {
-		return
+	if !c.records(pointer) {
+		return // before the message is formatted
 	}
 	c.errs = append(c.errs, &Error{Pointer: pointer, Offset: -1, Msg: notOneOf(got, allowed), Code: CodeConstraint, Keyword: keyword, Got: got, Want: slices.Clone(allowed)})
 }
@@ -339,10 +327,21 @@ func (c *Checker) FailWith(pointer string, err error) {
 
 // add records e unless it is about a value a collecting decode skipped.
 func (c *Checker) add(e *Error) {
-	if c.col != nil && (c.inSkipped(e.Pointer) || c.full()) {
-		return
+	if c.records(e.Pointer) {
+		c.errs = append(c.errs, e)
 	}
-	c.errs = append(c.errs, e)
+}
+
+// records reports whether c keeps an error at pointer, for its callers to
+// ask before they build one. A quiet checker keeps none and notes only
+// that something failed; a collecting one drops errors about values its
+// decode skipped, and those past MaxExplained.
+func (c *Checker) records(pointer string) bool {
+	if c.quiet {
+		c.failed = true
+		return false
+	}
+	return c.col == nil || !(c.inSkipped(pointer) || c.full())
 }
 
 // inSkipped reports whether pointer is at or below a value a collecting
