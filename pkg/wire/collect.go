@@ -165,22 +165,32 @@ func (c *Checker) InputMembers(p string) (int, bool) {
 	if found, err := w.Seek(p); !found || err != nil || w.Kind() != KindObject {
 		return 0, false
 	}
-	if w.BeginObject() != nil {
+	n := 0
+	if !w.eachMember(func([]byte) bool { n++; return true }) {
 		return 0, false
 	}
-	n := 0
+	return n, true
+}
+
+// eachMember reads the object at d's position to its end, calling f with
+// each member's name (valid until the next read) before it steps over the
+// value. It reports whether it read the whole object: false on an error,
+// or when f returns false.
+func (d *Decoder) eachMember(f func(name []byte) bool) bool {
+	if d.BeginObject() != nil {
+		return false
+	}
 	for {
-		_, more, err := w.NextKey()
+		k, more, err := d.NextKey()
 		if err != nil {
-			return 0, false
+			return false
 		}
 		if !more {
-			return n, true
+			return true
 		}
-		if w.skipValue() != nil {
-			return 0, false
+		if !f(k) || d.skipValue() != nil {
+			return false
 		}
-		n++
 	}
 }
 
@@ -713,8 +723,8 @@ func (d *Decoder) Short(err error, start, have, want int) error {
 	return nil
 }
 
-// maxHintMembers is how many member names of an object missingHint reads:
-// an object with more gets no hint.
+// maxHintMembers bounds the member names of an object missingHint reads:
+// an object with that many or more gets no hint.
 const maxHintMembers = 256
 
 // missingHint is what Missing adds to its message: for each name missing,
@@ -722,22 +732,16 @@ const maxHintMembers = 256
 // for it.
 func (d *Decoder) missingHint(start int, names []string) string {
 	w := Decoder{buf: d.buf, pos: start, maxDepth: DefaultMaxDepth}
-	if w.BeginObject() != nil {
-		return ""
-	}
 	var keys []string
-	for {
-		k, more, err := w.NextKey()
-		if err != nil || len(keys) == maxHintMembers {
-			return ""
-		}
-		if !more {
-			break
+	whole := w.eachMember(func(k []byte) bool {
+		if len(keys) == maxHintMembers {
+			return false
 		}
 		keys = append(keys, string(k))
-		if w.skipValue() != nil {
-			return ""
-		}
+		return true
+	})
+	if !whole || len(keys) == maxHintMembers {
+		return ""
 	}
 	var sb strings.Builder
 	for _, n := range names {
