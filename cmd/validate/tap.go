@@ -57,6 +57,15 @@ are forwarded to it, and its exit status is this command's. Findings go to
 recording (with its FILE.dir direction sidecar) is written line by line,
 so validate FILE later reports the same findings.
 
+The tap ends with the editor. An editor that stops reading (it closed the
+pipe, crashed or was closed) has the agent's output closed at once: the
+agent meets the broken pipe it would meet without the tap, and its status
+(141) is this command's; an agent that writes no more is sent that signal
+after 2 s, with the processes it started. An editor that closes the
+agent's input is passed that end, and the tap ends when the agent does.
+What was recorded until then is kept, the recording and its sidecar line
+for line.
+
 With --replay TRACE, this command is the client: it sends the recorded
 client messages to the agent in order, answers the agent's requests as the
 recording did, validates everything the agent says and compares the shape

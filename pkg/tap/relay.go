@@ -178,18 +178,29 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		_ = toAgent.Close()
 	}()
 	// Agent to client: read to the end, or until WaitDelay after the
-	// agent exited, whichever is first.
+	// agent exited, whichever is first. When the client stops reading,
+	// the agent's output is closed at once: the agent is where a plain
+	// agent whose reader went away would be (its next write fails with
+	// a broken pipe), and nobody is left to read what it says.
 	pumped := make(chan struct{})
+	clientGone := false
 	go func() {
 		defer close(pumped)
-		pump(fromAgent, cfg.Stdout, AgentToClient, rec)
+		if !pump(fromAgent, cfg.Stdout, AgentToClient, rec) {
+			clientGone = true
+			_ = fromAgent.Close()
+		}
 	}()
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
 	var werr error
 	select {
 	case <-pumped:
-		werr = <-waited
+		if clientGone {
+			werr = stopAgent(cmd, waited, delay)
+		} else {
+			werr = <-waited
+		}
 	case werr = <-waited:
 		t := time.NewTimer(delay)
 		select {
@@ -218,11 +229,40 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	return res, nil
 }
 
+// stopAgent ends the session of an agent whose client has gone: its
+// output is closed, so an agent that writes meets the broken pipe a plain
+// agent would. One that goes on without writing is sent what that write
+// would have brought (SIGPIPE where there is one) after delay, and killed
+// after delay more, with the processes of its group (the agent's own
+// group: setProcAttr). It returns what Wait returned.
+func stopAgent(cmd *exec.Cmd, waited <-chan error, delay time.Duration) error {
+	t := time.NewTimer(delay)
+	defer t.Stop()
+	select {
+	case err := <-waited:
+		return err
+	case <-t.C:
+	}
+	if !signalBrokenPipe(cmd.Process) {
+		killGroup(cmd.Process)
+		return <-waited
+	}
+	t.Reset(delay)
+	select {
+	case err := <-waited:
+		return err
+	case <-t.C:
+		killGroup(cmd.Process)
+		return <-waited
+	}
+}
+
 // pump copies src to dst chunk by chunk, recording each chunk's complete
 // lines before the chunk is passed on. It stops when src ends or dst fails
 // (the reader on the other side has gone), and then records the pending
-// partial line, if any.
-func pump(src io.Reader, dst io.Writer, d Direction, rec *recorder) {
+// partial line, if any. It reports false when dst failed.
+func pump(src io.Reader, dst io.Writer, d Direction, rec *recorder) (delivered bool) {
+	defer rec.end(d)
 	buf := make([]byte, 64<<10)
 	for {
 		n, err := src.Read(buf)
@@ -230,15 +270,14 @@ func pump(src io.Reader, dst io.Writer, d Direction, rec *recorder) {
 			rec.chunk(d, buf[:n])
 			if dst != nil {
 				if _, werr := dst.Write(buf[:n]); werr != nil {
-					break
+					return false
 				}
 			}
 		}
 		if err != nil {
-			break
+			return true
 		}
 	}
-	rec.end(d)
 }
 
 // recorder splits both directions into lines and writes them, in the order

@@ -22,3 +22,9 @@ func exitCode(ps *os.ProcessState) int {
 
 // BrokenPipe lists the signal a relay should catch and drop: none here.
 func BrokenPipe() []os.Signal { return nil }
+
+// signalBrokenPipe reports false: there is no such signal here.
+func signalBrokenPipe(*os.Process) bool { return false }
+
+// killGroup kills the agent p.
+func killGroup(p *os.Process) { _ = p.Kill() }

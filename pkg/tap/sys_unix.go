@@ -36,3 +36,16 @@ func exitCode(ps *os.ProcessState) int {
 // client that closes its end makes writes fail with an error the relay
 // handles, instead of ending the relay before its child.
 func BrokenPipe() []os.Signal { return []os.Signal{syscall.SIGPIPE} }
+
+// signalBrokenPipe sends the agent p, and the processes it started in its
+// process group, the signal a write to a pipe nobody reads brings, and
+// reports whether it could.
+func signalBrokenPipe(p *os.Process) bool { return syscall.Kill(-p.Pid, syscall.SIGPIPE) == nil }
+
+// killGroup kills the agent p and the processes it started in its
+// process group.
+func killGroup(p *os.Process) {
+	if syscall.Kill(-p.Pid, syscall.SIGKILL) != nil {
+		_ = p.Kill()
+	}
+}
