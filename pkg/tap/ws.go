@@ -134,11 +134,19 @@ func NewWSRelay(cfg WSConfig) (http.Handler, error) {
 		rec := newRecorder(rcfg)
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		done := make(chan struct{}, 2)
-		go func() { wsPump(ctx, client, server, ClientToAgent, rec, held); done <- struct{}{} }()
-		go func() { wsPump(ctx, server, client, AgentToClient, rec, held); done <- struct{}{} }()
-		<-done
-		<-done
+		cuts := make(chan bool, 2)
+		go func() { cuts <- wsPump(ctx, client, server, ClientToAgent, rec, held) }()
+		go func() { cuts <- wsPump(ctx, server, client, AgentToClient, rec, held) }()
+		// A side that closed says what it closes with, and the other
+		// side's last frames before its answer belong to the trace: both
+		// directions are waited for. A side that was cut will say
+		// nothing more, and closing the other may wait for an answer
+		// (up to the library's close timeout): the trace ends at once.
+		running := 1
+		if cut := <-cuts; !cut {
+			<-cuts
+			running = 0
+		}
 		res := rec.finish()
 		for _, f := range files {
 			if cerr := f.Close(); cerr != nil && res.RecordErr == nil {
@@ -151,27 +159,31 @@ func NewWSRelay(cfg WSConfig) (http.Handler, error) {
 		if path != "" && cfg.Recorded != nil {
 			cfg.Recorded(path, res.RecordErr)
 		}
+		for ; running > 0; running-- {
+			<-cuts
+		}
 	}), nil
 }
 
 // wsPump relays src's frames to dst until src ends, then closes dst with
 // src's close status (or 1001, going away, when src failed without one).
+// It reports whether a side was cut: src failed without a close status,
+// or dst failed.
 // A frame is passed on piece by piece as it is read, so the relay itself
 // holds no frame whole; a text frame is also collected for the recording,
 // within the budget held, and recorded before its last piece is sent, so
 // the recording keeps its causal order.
-func wsPump(ctx context.Context, src, dst *websocket.Conn, d Direction, rec *recorder, held *byteBudget) {
+func wsPump(ctx context.Context, src, dst *websocket.Conn, d Direction, rec *recorder, held *byteBudget) (cut bool) {
 	buf := make([]byte, 32<<10)
 	for {
 		typ, r, err := src.Reader(ctx)
 		if err != nil {
-			closeLike(src, dst, err)
-			return
+			return closeLike(src, dst, err)
 		}
 		w, err := dst.Writer(ctx, typ)
 		if err != nil {
 			_ = src.Close(websocket.StatusGoingAway, "the other side has gone")
-			return
+			return true
 		}
 		// Each byte held may be copied up to four times on its way to
 		// the recording (the frame, its compacted form, the line, the
@@ -199,7 +211,7 @@ func wsPump(ctx context.Context, src, dst *websocket.Conn, d Direction, rec *rec
 				if _, werr := w.Write(buf[:n]); werr != nil {
 					held.give(taken)
 					_ = src.Close(websocket.StatusGoingAway, "the other side has gone")
-					return
+					return true
 				}
 			}
 			if rerr == io.EOF {
@@ -207,8 +219,7 @@ func wsPump(ctx context.Context, src, dst *websocket.Conn, d Direction, rec *rec
 			}
 			if rerr != nil {
 				held.give(taken)
-				closeLike(src, dst, rerr)
-				return
+				return closeLike(src, dst, rerr)
 			}
 		}
 		if keep {
@@ -218,23 +229,28 @@ func wsPump(ctx context.Context, src, dst *websocket.Conn, d Direction, rec *rec
 		held.give(taken)
 		if err := w.Close(); err != nil {
 			_ = src.Close(websocket.StatusGoingAway, "the other side has gone")
-			return
+			return true
 		}
 	}
 }
 
 // closeLike closes dst as src ended: with src's close status and reason,
-// or 1001 (going away) when src failed without one.
-func closeLike(src, dst *websocket.Conn, err error) {
+// or 1001 (going away) when src failed without one. It reports whether
+// src was cut (it gave no close status). dst is closed on a goroutine of
+// its own when src was cut: closing waits for dst's answer, and the
+// trace need not.
+func closeLike(src, dst *websocket.Conn, err error) (cut bool) {
 	code, reason := websocket.CloseStatus(err), ""
 	var ce websocket.CloseError
 	if asCloseError(err, &ce) {
 		reason = ce.Reason
 	}
 	if code == -1 {
-		code = websocket.StatusGoingAway
+		go func() { _ = dst.Close(websocket.StatusGoingAway, "the other side has gone") }()
+		return true
 	}
 	_ = dst.Close(code, reason)
+	return false
 }
 
 // byteBudget is a count of bytes shared by the connections of a relay:
