@@ -35,12 +35,18 @@ const DispatchTable = "dispatch.json"
 // schema/registry).
 const RequirementsFile = "requirements.json"
 
+// HistoryFile is the base name of a version folder's history table: what
+// earlier releases of the protocol defined and the version no longer does
+// (see package schema/registry's History).
+const HistoryFile = "history.json"
+
 // isData reports whether a .json file in Files is data rather than a
-// source schema: the dispatch tables, the requirement catalogues, ARCP's
-// table of dialect deviations, and the generated single-file bundles (*.bundle.json), which repeat the
+// source schema: the dispatch tables, the requirement catalogues, ACP's
+// history tables and their notes, ARCP's table of dialect deviations, and
+// the generated single-file bundles (*.bundle.json), which repeat the
 // source schemas for other languages.
 func isData(base string) bool {
-	return base == DispatchTable || base == RequirementsFile || base == VersionsFile || base == "deviations.json" || strings.HasSuffix(base, ".bundle.json")
+	return base == DispatchTable || base == RequirementsFile || base == VersionsFile || base == HistoryFile || base == "history-notes.json" || base == "deviations.json" || strings.HasSuffix(base, ".bundle.json")
 }
 
 // Paths lists the schema files (*.json except data files such as the dispatch

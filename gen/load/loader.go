@@ -278,7 +278,7 @@ func isCatalogue(path string) bool {
 // isDataFile reports the JSON files next to agentproto schemas that are
 // data, not schemas.
 func isDataFile(base string) bool {
-	return base == "dispatch.json" || base == "deviations.json" || strings.HasSuffix(base, ".bundle.json")
+	return base == "dispatch.json" || base == "deviations.json" || base == "history.json" || base == "history-notes.json" || strings.HasSuffix(base, ".bundle.json")
 }
 
 func unwrapPathError(err error) error {

@@ -112,6 +112,8 @@ type Registry struct {
 	reqFS   fs.FS
 	reqOnce sync.Once
 	reqErr  error
+
+	hist historyCache // the history tables, read when first asked for
 }
 
 // lazyTables are the tables of one protocol's versions, loaded once.
