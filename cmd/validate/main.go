@@ -243,7 +243,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fl.StringVar(&o.baseline, "baseline", "", "hold back the findings this baseline `file` knows (same file, rule, pointer and message); fail only on new ones")
 	fl.StringVar(&o.writeBaseline, "write-baseline", "", "write every finding to this baseline `file` (exit 0 unless a trace could not be read); in text format the findings go only to the file")
 	fl.BoolVar(&o.listRules, "list-rules", false, "print the requirement catalogue (every MUST, SHOULD and their negations of each version's spec: id, level, side, gate, citation, and the rule that checks it, if any) and exit; --protocol and --dialect narrow it, --format json prints one object per row")
-	fl.StringVar(&o.explain, "explain", "", "print the catalogue row `ID` (a requirement a finding names) with its citation and an example trace that breaks it, and exit")
+	fl.StringVar(&o.explain, "explain", "", "print the catalogue row `ID` (a requirement a finding names) with its citation and an example trace that breaks it, or what a rule a finding names catches and why it is an error or a warning, and exit")
 	fl.BoolVar(&o.version, "version", false, "print the module version and VCS revision this validate was built from, and exit")
 	fl.BoolVar(&o.verbose, "v", false, "in the text summary, every trace's details (how its version was decided, its peers, its requirements; without -v a trace with no finding gets one line), and on stderr each file of the walked folders not read as a trace (without -v, their count)")
 	fl.BoolVar(&o.coverage, "coverage", false, "after the summary, list per trace the requirements it violated, exercised and never reached (text format; --format json always has them)")
@@ -283,6 +283,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitOK
 	}
 	if o.explain != "" {
+		if d, ok := ruleHelp(ruleDocs(), o.explain); ok {
+			explainRule(stdout, o.explain, d)
+			return exitOK
+		}
 		if err := explainRow(stdout, o.explain); err != nil {
 			return fail("--explain: %s", escapeText(err.Error()))
 		}

@@ -2,6 +2,8 @@ package main
 
 import (
 	_ "embed"
+	"fmt"
+	"io"
 	"strings"
 )
 
@@ -61,4 +63,21 @@ func firstSentence(s string) string {
 		}
 	}
 	return strings.TrimSuffix(s, ".")
+}
+
+// explainRule prints a rule's description (--explain RULE), wrapped for
+// a terminal.
+func explainRule(w io.Writer, rule string, d ruleDoc) {
+	fmt.Fprintf(w, "rule %s (%s)\n", rule, d.severity)
+	line := " "
+	for _, word := range strings.Fields(d.text) {
+		if len(line)+1+len(word) > 78 && line != " " {
+			fmt.Fprintln(w, line)
+			line = " "
+		}
+		line += " " + word
+	}
+	if line != " " {
+		fmt.Fprintln(w, line)
+	}
 }

@@ -9,8 +9,11 @@ import (
 // define at a type, but another version of ACP (or its unstable schema)
 // does, is named as that version's member with the fix (declare the
 // version, or drop the member) instead of a near miss or a call to move
-// custom data to _meta. The finding's severity, rule and pointer are
-// those of any undefined member.
+// custom data to _meta. It is the other-version warning: the name is the
+// protocol's. The version's own unstable additions on a trace read
+// strictly as the version (--dialect v1) are errors, as asked; a member
+// only an earlier release defined is the retired warning; a member of
+// one's own is the custom-member error.
 func TestMemberOfAnotherVersion(t *testing.T) {
 	const (
 		v1Init   = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":true}},"clientInfo":{"name":"acme-editor","version":"2.3.1"}}}`
@@ -27,6 +30,7 @@ func TestMemberOfAnotherVersion(t *testing.T) {
 		pointer string
 		want    []string // in the message
 		not     []string // not in the message
+		rule    string   // the finding's rule; "" for other-version
 	}{
 		{
 			name:    "a v1 session/new response with v2's availableCommands",
@@ -58,7 +62,8 @@ func TestMemberOfAnotherVersion(t *testing.T) {
 				`member "usage" is not defined by this type in ACP v1 but by unstable ACP v1:`,
 				"send it only to a peer that speaks unstable ACP v1 (--dialect v1-unstable reads the trace as that version) or drop the member",
 			},
-			not: []string{"_meta"},
+			not:  []string{"_meta"},
+			rule: RuleCustomMember,
 		},
 		{
 			name:    "a v2 initialize request with v1's clientInfo",
@@ -71,22 +76,24 @@ func TestMemberOfAnotherVersion(t *testing.T) {
 			},
 		},
 		{
-			// No version of the registry defines models (the unstable
-			// schema of the reference has none): it stays a near miss.
-			name:    "models, which no version defines, stays a near miss of modes",
+			// No version of the registry defines models today, but
+			// releases v0.4.1 to v0.13.4 did: retired, not a near miss.
+			name:    "models, which an earlier release defined, is retired",
 			trace:   []string{v1Init, v1Agent, v1New, `{"jsonrpc":"2.0","id":1,"result":{"sessionId":"sess_1","models":{"currentModelId":"m1","availableModels":[]}}}`},
 			line:    4,
 			pointer: "/result/models",
-			want:    []string{`did you mean "modes"?`},
-			not:     []string{"but by"},
+			want:    []string{`member "models" was defined here by releases v0.4.1 to v0.13.4`, `config options of category "model"`},
+			not:     []string{"but by", "did you mean"},
+			rule:    RuleRetired,
 		},
 		{
 			name:    "a member of one's own stays one",
 			trace:   []string{v1Init, v1Agent, v1New, `{"jsonrpc":"2.0","id":1,"result":{"sessionId":"sess_1","acmeTheme":"dark"}}`},
 			line:    4,
 			pointer: "/result/acmeTheme",
-			want:    []string{"put custom data in _meta"},
+			want:    []string{"put custom data in _meta", "no earlier release defined it"},
 			not:     []string{"but by"},
+			rule:    RuleCustomMember,
 		},
 	}
 	for _, c := range cases {
@@ -111,8 +118,18 @@ func TestMemberOfAnotherVersion(t *testing.T) {
 			if found == nil {
 				t.Fatalf("no finding at line %d %s; got %v", c.line, c.pointer, got)
 			}
-			if found.Severity != Error || found.Rule != RuleCustomMember || found.Requirement != "acp.ext.no-root-fields" {
-				t.Errorf("finding %v: want an error of rule %s for acp.ext.no-root-fields", *found, RuleCustomMember)
+			switch rule := c.rule; rule {
+			case RuleCustomMember:
+				if found.Severity != Error || found.Rule != rule || found.Requirement != "acp.ext.no-root-fields" {
+					t.Errorf("finding %v: want an error of rule %s for acp.ext.no-root-fields", *found, rule)
+				}
+			default:
+				if rule == "" {
+					rule = RuleOtherVersion
+				}
+				if found.Severity != Warning || found.Rule != rule || found.Requirement != "" {
+					t.Errorf("finding %v: want a warning of rule %s that names no requirement", *found, rule)
+				}
 			}
 			for _, w := range c.want {
 				if !strings.Contains(found.Message, w) {

@@ -45,6 +45,8 @@ const (
 	RuleStateWindow    = finding.RuleStateWindow
 	RuleNearMiss       = finding.RuleNearMiss
 	RuleCustomMember   = finding.RuleCustomMember
+	RuleRetired        = finding.RuleRetired
+	RuleOtherVersion   = finding.RuleOtherVersion
 )
 
 // SortedKeys returns the keys of m, most frequent first, then by name.

@@ -19,6 +19,7 @@ import (
 	"github.com/agentproto/agentproto/pkg/validate/explain"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
 	"github.com/agentproto/agentproto/pkg/wire"
+	"github.com/agentproto/agentproto/schema/registry"
 )
 
 // fast asks the fast path, if there is one, whether the value at ptr in
@@ -482,12 +483,22 @@ func (r *fileRun) elsewhere(ms protocol.Miss) explain.Defined {
 	return r.e.elsewhere.Lookup(r.rules.Name(), ms.Types, ms.Key)
 }
 
-// undefined adds an error for each member of the check's value, valid by
-// sch (the widest schema the value may pass), that sch does not define.
+// undefined judges each member of the check's value, valid by sch (the
+// widest schema the value may pass), that sch does not define. What the
+// member is decides the verdict, each its own rule:
+//   - an addition of the version's unstable schema: the unstable warning,
+//     at the member;
+//   - a member another version of the protocol defines: the
+//     other-version warning, naming it (an error when that version is
+//     only the version's own additions: the trace is read strictly);
+//   - a member an earlier release defined and the version has removed:
+//     the retired warning, naming the releases and what replaced it;
+//   - a member no release ever defined: the custom-member error, since
+//     the protocol reserves every name of its types (a near miss of a
+//     member it defines says which one was meant).
 func (r *fileRun) undefined(it *item, sch *protocol.Schema, ck protocol.Check) {
 	v := valueOf(&it.m, ck)
 	var wide map[string]bool // the members the wider schema defines too
-	altErr := false          // they are errors, not the unstable warning
 	if ck.Alt != nil && sch != ck.Alt {
 		wide = map[string]bool{}
 		for _, ms := range sch.Undefined(v) {
@@ -496,30 +507,106 @@ func (r *fileRun) undefined(it *item, sch *protocol.Schema, ck protocol.Check) {
 		for _, ms := range ck.Alt.Undefined(v) {
 			delete(wide, protocol.Pointer(ms.Loc))
 		}
-		altErr = len(wide) > 0 && ck.AltMembersErr != nil && ck.AltMembersErr()
-		if len(wide) > 0 && !altErr {
-			// An addition of the unstable schema: the same warning as
-			// a value only it accepts.
-			it.once = append(it.once, Finding{Line: it.m.Line, Severity: Warning, Rule: ck.AltRule, Pointer: ck.Pointer(), Message: ck.AltNote, Dialect: ck.AltVersion})
-		}
 	}
 	for _, ms := range sch.Undefined(v) {
 		loc := append(append([]string(nil), ck.Loc...), ms.Loc...)
+		ptr := protocol.Pointer(loc)
+		key := protocol.Quote(ms.Key)
 		if wide[protocol.Pointer(ms.Loc)] {
-			if altErr {
-				it.out = append(it.out, Finding{Line: it.m.Line, Severity: Error, Rule: RuleCustomMember, Pointer: protocol.Pointer(loc), Dialect: ck.AltVersion,
-					Message: fmt.Sprintf("member %s is an addition of %s, and the other side showed no sign of speaking it (no addition of its own in initialize, no such method called): to a peer of the released protocol it is a member of one's own, which the types do not take", protocol.Quote(ms.Key), ck.AltVersion)})
-			}
+			it.once = append(it.once, Finding{Line: it.m.Line, Severity: Warning, Rule: ck.AltRule, Pointer: ptr, Dialect: ck.AltVersion,
+				Message: fmt.Sprintf("member %s is not part of %s but an addition of %s: a peer that implements only the stable protocol ignores it, so its value is lost there; --dialect %s accepts it silently", key, r.titleOf(ck.Schema.ID), r.versionTitle(ck.AltVersion), ck.AltVersion)})
 			continue
 		}
-		msg := fmt.Sprintf("member %s is not defined by this type: the protocol's types take no members of one's own (every name is kept for its later versions); put custom data in _meta", protocol.Quote(ms.Key))
 		if d := r.elsewhere(ms); d.Found() {
-			msg = fmt.Sprintf("member %s is not defined by this type", protocol.Quote(ms.Key)) + d.Hint()
-		} else if ms.Want != "" {
-			msg = fmt.Sprintf("member %s is not defined by this type: a receiver ignores it, so its value is lost; did you mean %s?", protocol.Quote(ms.Key), protocol.Quote(ms.Want))
+			msg := fmt.Sprintf("member %s is not defined by this type", key) + d.Hint()
+			if d.OnlyExtensions() {
+				// The version's own additions on a trace read
+				// strictly as the version (--dialect): the reader
+				// asked for them to be errors.
+				it.out = append(it.out, Finding{Line: it.m.Line, Severity: Error, Rule: RuleCustomMember, Pointer: ptr, Message: msg})
+				continue
+			}
+			it.once = append(it.once, Finding{Line: it.m.Line, Severity: Warning, Rule: RuleOtherVersion, Pointer: ptr, Message: msg})
+			continue
 		}
-		it.out = append(it.out, Finding{Line: it.m.Line, Severity: Error, Rule: RuleCustomMember, Pointer: protocol.Pointer(loc), Message: msg})
+		if h, title, ok := r.retiredMember(v, ms); ok {
+			it.once = append(it.once, Finding{Line: it.m.Line, Severity: Warning, Rule: RuleRetired, Pointer: ptr, Message: retiredMessage(ms.Key, h, title)})
+			continue
+		}
+		msg := fmt.Sprintf("member %s is not defined by this type, and no earlier release defined it: the protocol's types take no members of one's own (every name is kept for its later versions); put custom data in _meta", key)
+		if ms.Want != "" {
+			msg = fmt.Sprintf("member %s is not defined by this type: a receiver ignores it, so its value is lost; did you mean %s?", key, protocol.Quote(ms.Want))
+		}
+		it.out = append(it.out, Finding{Line: it.m.Line, Severity: Error, Rule: RuleCustomMember, Pointer: ptr, Message: msg})
 	}
+}
+
+// retiredMember looks a member up in the history of the version of the
+// types it was judged against, and returns what the history says with
+// the title of that version.
+func (r *fileRun) retiredMember(v any, ms protocol.Miss) (registry.HistoryMember, string, bool) {
+	if len(ms.Types) == 0 {
+		return registry.HistoryMember{}, "", false
+	}
+	ver := r.e.reg.ForID(ms.Types[0])
+	h, err := r.e.reg.History(ver)
+	if h == nil || err != nil {
+		return registry.HistoryMember{}, "", false
+	}
+	obj, _ := protocol.Lookup(v, ms.Loc[:len(ms.Loc)-1]).(map[string]any)
+	hm, ok := h.Member(ms.Types, ms.Key, obj)
+	if !ok {
+		return registry.HistoryMember{}, "", false
+	}
+	return hm, r.baseTitle(ver), true
+}
+
+// retiredMessage says of member key what the history says of it.
+func retiredMessage(key string, h registry.HistoryMember, title string) string {
+	var sb strings.Builder
+	if len(h.When) == 2 {
+		fmt.Fprintf(&sb, "member %s belongs to the variant selected by %s %s, which %s of %s defined and which has since been removed",
+			protocol.Quote(key), h.When[0], protocol.Quote(h.When[1]), h.Releases(), title)
+	} else {
+		fmt.Fprintf(&sb, "member %s was defined here by %s of %s and has since been removed", protocol.Quote(key), h.Releases(), title)
+	}
+	sb.WriteString(": a peer built against a current release ignores it, so its value is lost there")
+	if h.Successor != "" {
+		sb.WriteString("; " + h.Successor + " took its place")
+	}
+	return sb.String()
+}
+
+// titleOf is the title of the version whose folder holds the schema id.
+func (r *fileRun) titleOf(id string) string {
+	if v := r.e.reg.ForID(id); v != nil {
+		return v.Title
+	}
+	return "this version"
+}
+
+// versionTitle is the title of the file's protocol's version name.
+func (r *fileRun) versionTitle(name string) string {
+	if r.rules != nil {
+		if v := r.e.reg.Lookup(r.rules.Name(), name); v != nil {
+			return v.Title
+		}
+	}
+	return name
+}
+
+// baseTitle is the title of v, or of the version it extends: a release
+// history is the protocol's, unstable schema and all.
+func (r *fileRun) baseTitle(v *registry.Version) string {
+	if v == nil {
+		return "the protocol"
+	}
+	if v.Extends != "" {
+		if b := r.e.reg.Lookup(v.Protocol, v.Extends); b != nil {
+			return b.Title
+		}
+	}
+	return v.Title
 }
 
 // maxToken is the longest pointer token a finding repeats: input keys can

@@ -39,6 +39,21 @@ type Defined struct {
 // Found reports whether another version defines the member.
 func (d Defined) Found() bool { return d.In != nil && len(d.By) > 0 }
 
+// OnlyExtensions reports whether every version that defines the member
+// extends the one the value was checked against (the member is one of
+// the version's unstable additions).
+func (d Defined) OnlyExtensions() bool {
+	if !d.Found() {
+		return false
+	}
+	for _, v := range d.By {
+		if v.Extends != d.In.Name {
+			return false
+		}
+	}
+	return true
+}
+
 // Lookup returns the versions of proto, other than the one of types, that
 // define member key at one of types (the $ids of the named types an object
 // was judged against, protocol.Miss.Types): the same file's root or the

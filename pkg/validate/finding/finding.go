@@ -50,6 +50,8 @@ const (
 	RuleStateWindow    = "state-window"    // a check skipped on ids forgotten to bound memory (a warning)
 	RuleNearMiss       = "near-miss"       // an unknown member whose name is close to a defined one (a warning)
 	RuleCustomMember   = "custom-member"   // a member a closed type does not define
+	RuleRetired        = "retired"         // a member, method or value an earlier release defined and the version has since removed (a warning)
+	RuleOtherVersion   = "other-version"   // a member another version of the protocol defines where the trace's does not (a warning)
 )
 
 // Rules lists the rule names of the engine and those the protocols share
@@ -60,6 +62,7 @@ func Rules() []string {
 		RuleJSON, RuleLineTooLong, RuleIO, RuleEmpty, RuleSchema, RuleUnknownType,
 		RuleUnknownProtocol, RuleRoundtrip, RuleTooMany, RuleReplay, RuleSidecar,
 		RuleUnstable, RulePartialCapture, RuleStateWindow, RuleNearMiss, RuleCustomMember,
+		RuleRetired, RuleOtherVersion,
 	}
 }
 

@@ -262,11 +262,6 @@ type Check struct {
 	// protocol's types take no members of one's own (ACP reserves every
 	// name for its later versions). It implies NearMiss's hint.
 	Closed bool
-	// AltMembersErr, when set and true, makes a member only Alt defines
-	// an error too (the receiver did not show it speaks Alt's additions),
-	// instead of Alt's warning. It is asked only of a value that has such
-	// a member, from any goroutine.
-	AltMembersErr func() bool
 }
 
 // Pointer is the JSON pointer of the check's location: Ptr, else one made

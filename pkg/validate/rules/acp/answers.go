@@ -263,7 +263,6 @@ func (s *state) answeredEffects(m *protocol.Message, req *request) {
 	if ef.Initializes {
 		s.agentInit, _ = m.At("/result").(map[string]any)
 		s.agreed(m, ef)
-		s.notesExtensions(m, req.m, "/result", func(x *method) *protocol.Schema { return x.result })
 	}
 	if req.adopt != "" {
 		s.known(req.adopt)

@@ -575,7 +575,7 @@ func (s *state) answeredError(m *protocol.Message, req *request) {
 		// A method the version does not define: unless it is an
 		// extension the receiver may implement, "method not found".
 		s.exercise(reqAnswerCustom)
-		if strings.HasPrefix(req.name, "_") || s.elsewhere(req.name) != "" {
+		if strings.HasPrefix(req.name, "_") || s.elsewhere(req.name) != "" || s.retired(req.name) != nil {
 			return
 		}
 		if hasCode && code != codeMethodNotFound {
@@ -617,7 +617,7 @@ func (s *state) answeredError(m *protocol.Message, req *request) {
 // not define.
 func (s *state) answeredUnknown(m *protocol.Message, req *request) {
 	s.exercise(reqAnswerCustom)
-	if strings.HasPrefix(req.name, "_") || s.elsewhere(req.name) != "" || req.name == "" {
+	if strings.HasPrefix(req.name, "_") || s.elsewhere(req.name) != "" || s.retired(req.name) != nil || req.name == "" {
 		return
 	}
 	m.Breach(reqAnswerCustom, finding.Error, RuleMethodNotFound, "/result", "%s is no method of ACP (and not an extension: those start with \"_\"), yet it was answered with a result: the receiver must answer %d (method not found)", protocol.Quote(req.name), codeMethodNotFound)

@@ -3,7 +3,6 @@ package acp
 import (
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/agentproto/agentproto/internal/jsonscan"
 	"github.com/agentproto/agentproto/internal/suggest"
@@ -63,13 +62,6 @@ type state struct {
 	noted        [32]string         // rows exercise noted, by a hash of the id (a cache of exercised)
 	authMethods  string             // where the initialize result lists auth methods
 	initAnswered bool               // an initialize was answered
-	// speaksExt is set, by direction, when that side showed it speaks
-	// the version's additions (members of theirs in its initialize, or a
-	// call of one of their methods).
-	speaksExt map[string]bool
-	// initExt holds, by direction, that side's initialize message, to
-	// decide when first needed whether it uses the additions.
-	initExt map[string]*initExt
 	// unreadable counts the lines whose id a receiver could not read
 	// (not JSON, or neither request, notification nor response, or an
 	// id of the wrong type) and that no null-id answer answered yet.
@@ -372,17 +364,6 @@ func (s *state) call(m *protocol.Message, name string, at methodAt, idAt int, ha
 		s.unknownMethod(m, name, idAt, hasID)
 		return
 	}
-	if ext != nil {
-		// A call of an addition's method: its sender speaks them.
-		switch {
-		case m.Dir != "":
-			s.speaks(m.Dir)
-		case entry.Handler == registry.HandlerAgent:
-			s.speaks(c2a)
-		case entry.Handler == registry.HandlerClient:
-			s.speaks(a2c)
-		}
-	}
 	if ext != nil && s.once("method "+name) {
 		m.Add(finding.Warning, finding.RuleUnstable, "/method", "%s is not part of %s but of %s: a peer that implements only the stable protocol answers \"method not found\" (a notification it ignores); --dialect %s accepts it silently", protocol.Quote(name), s.t.v.Title, ext.v.Title, ext.v.Name)
 	}
@@ -445,7 +426,6 @@ func (s *state) call(m *protocol.Message, name string, at methodAt, idAt int, ha
 	case eff.Effects.Initializes:
 		s.initialized = true
 		s.clientInit, _ = m.At("/params").(map[string]any)
-		s.notesExtensions(m, entry, "/params", func(x *method) *protocol.Schema { return x.params })
 		if !hasParams && entry.params != nil {
 			// Missing (and reported): they advertise nothing.
 			s.clientInit = map[string]any{}
@@ -541,89 +521,8 @@ func (s *state) withExt(m *protocol.Message, ck protocol.Check, entry *method, p
 	}
 	if a.schema != nil {
 		ck.Alt, ck.AltRule, ck.AltVersion, ck.AltNote = a.schema, finding.RuleUnstable, a.version, a.note
-		// In v1, whose types are closed, a member of the additions is
-		// one of one's own to a receiver that showed no sign of speaking
-		// them; initialize is where each side shows it. (v2's types are
-		// open to what a later revision adds.)
-		if to := opposite(dirOf(m.From)); to != "" && !s.speaksExt[to] && !entry.Effects.Initializes && s.t.v.WireVersion == 1 {
-			ck.AltMembersErr = noInitialize
-			if ie := s.initExt[to]; ie != nil {
-				ck.AltMembersErr = ie.silentFn
-			}
-		}
 	}
 	return ck
-}
-
-// dirOf is the direction of a message its side sent.
-func dirOf(side string) string {
-	switch side {
-	case sideClient:
-		return c2a
-	case sideAgent:
-		return a2c
-	}
-	return ""
-}
-
-// notesExtensions keeps the sender's initialize message, to tell when
-// first needed whether it uses members only the version's additions
-// define (walking it against every schema costs more than most traces'
-// checks, and few traces need the answer).
-func (s *state) notesExtensions(m *protocol.Message, entry *method, ptr string, part func(*method) *protocol.Schema) {
-	d := dirOf(m.From)
-	if d == "" || s.speaksExt[d] || part(entry) == nil {
-		return
-	}
-	ie := &initExt{v: m.At(ptr), narrow: part(entry)}
-	for _, x := range s.ext {
-		if xe := x.methods[methodKey(entry.Method, entry.Kind)]; xe != nil && part(xe) != nil {
-			ie.wide = append(ie.wide, part(xe))
-		}
-	}
-	ie.silentFn = ie.silent // made once: a method value allocates
-	if s.initExt == nil {
-		s.initExt = map[string]*initExt{}
-	}
-	s.initExt[d] = ie
-}
-
-// initExt is one side's initialize message and the schemas that tell
-// whether it uses the additions. Its fields are not changed once made,
-// so silent is safe from any goroutine.
-type initExt struct {
-	v        any
-	narrow   *protocol.Schema
-	wide     []*protocol.Schema
-	once     sync.Once
-	uses     bool
-	silentFn func() bool // silent, as a value
-}
-
-// noInitialize is silent for a side whose initialize the trace lacks.
-func noInitialize() bool { return true }
-
-// silent reports whether the side showed no sign of speaking the
-// additions in its initialize.
-func (ie *initExt) silent() bool {
-	ie.once.Do(func() {
-		narrow := len(ie.narrow.Undefined(ie.v))
-		for _, w := range ie.wide {
-			if len(w.Undefined(ie.v)) < narrow {
-				ie.uses = true
-			}
-		}
-	})
-	return !ie.uses
-}
-
-// speaks notes that the side sending in direction d speaks the version's
-// additions.
-func (s *state) speaks(d string) {
-	if s.speaksExt == nil {
-		s.speaksExt = map[string]bool{}
-	}
-	s.speaksExt[d] = true
 }
 
 func (s *state) unknownMethod(m *protocol.Message, name string, idAt int, hasID bool) {
@@ -636,6 +535,16 @@ func (s *state) unknownMethod(m *protocol.Message, name string, idAt int, hasID 
 		// answers "method not found" (request). That is the protocol
 		// working, not a finding; the summary counts them.
 		m.Label = "extension method"
+	case s.retired(name) != nil:
+		// A method an earlier release defined: the sender was built
+		// against it, and a receiver of today answers "method not
+		// found" (or ignores a notification). Advice, not a breach.
+		h := s.retired(name)
+		msg := fmt.Sprintf("method %s was defined by %s of %s and has since been removed: a receiver built against a current release answers \"method not found\" (a notification it ignores)", protocol.Quote(name), h.Releases(), s.baseTitle())
+		if h.Successor != "" {
+			msg += "; " + h.Successor + " took its place"
+		}
+		m.Add(finding.Warning, finding.RuleRetired, "/method", "%s", msg)
 	case near != "":
 		// A misspelling of a method of the version: a defect.
 		m.Add(finding.Error, RuleUnknownMethod, "/method", "unknown method %s: %s has no such method, and a receiver answers \"method not found\"; did you mean %q?", protocol.Quote(name), s.t.v.Title, near)
@@ -655,6 +564,30 @@ func (s *state) unknownMethod(m *protocol.Message, name string, idAt int, hasID 
 			s.pending.Put(string(k), &request{line: m.Line, dir: m.Dir, name: name})
 		}
 	}
+}
+
+// retired returns what an earlier release of the version said of a method
+// it no longer has, or nil.
+func (s *state) retired(name string) *registry.HistoryMethod {
+	h, err := s.reg.History(s.t.v)
+	if err != nil {
+		return nil
+	}
+	if hm, ok := h.Method(name); ok {
+		return &hm
+	}
+	return nil
+}
+
+// baseTitle is the title of the version, or of the version it extends:
+// the releases of the history are the protocol's, unstable schema and all.
+func (s *state) baseTitle() string {
+	if s.t.v.Extends != "" {
+		if b := s.reg.Lookup(s.t.v.Protocol, s.t.v.Extends); b != nil {
+			return b.Title
+		}
+	}
+	return s.t.v.Title
 }
 
 // elsewhere names the other versions of the protocol that define a method.
