@@ -79,8 +79,11 @@ func (w *missWalk) walk(schemas []*jsonschema.Schema, v any, loc []string, depth
 	case map[string]any:
 		w.budget--
 		var flats []*flat
+		custom := false
 		for _, sch := range schemas {
-			flats = w.shapes.resolve(sch, v, 0, flats)
+			var c bool
+			flats, c = w.shapes.resolve(sch, v, 0, flats)
+			custom = custom || c
 		}
 		judged := false
 		for _, f := range flats {
@@ -89,6 +92,9 @@ func (w *missWalk) walk(schemas []*jsonschema.Schema, v any, loc []string, depth
 				break
 			}
 			judged = judged || len(f.props) > 0
+		}
+		if custom {
+			judged = false
 		}
 		// Members in key order: the findings, and what the budget
 		// reaches, are the same on every run.
@@ -196,6 +202,7 @@ type alt struct {
 	consts   map[string]any // members the alternative fixes with const
 	required []string
 	object   bool
+	catchAll bool // it defines only a tag that takes the values the others do not
 }
 
 func (sh *shapes) get(s *jsonschema.Schema) *flat {
@@ -252,6 +259,15 @@ func (sh *shapes) fold(f *flat, s *jsonschema.Schema, depth int, top bool) {
 			for k, p := range af.props {
 				if p.Const != nil {
 					x.consts[k] = *p.Const
+				}
+			}
+			// A catch-all: one member, the tag, that takes any value
+			// but the other alternatives' (not: enum). What else an
+			// object of such a variant holds is its own schema's
+			// business (a custom "_" variant's, or a later revision's).
+			if len(x.consts) == 0 && len(af.props) == 1 && len(af.unions) == 0 {
+				for _, p := range af.props {
+					x.catchAll = p.Not != nil && p.Not.Enum != nil
 				}
 			}
 			x.required = requiredOf(a, 0)
@@ -340,20 +356,30 @@ func requiredOf(s *jsonschema.Schema, depth int) []string {
 
 // resolve appends to out the flat shapes that apply to object v under s:
 // s's own, and those of the union alternatives v takes.
-func (sh *shapes) resolve(s *jsonschema.Schema, v map[string]any, depth int, out []*flat) []*flat {
+//
+// custom reports that v takes only the catch-all alternative of one of the
+// unions: a variant this schema does not define, whose members are not
+// its to judge.
+func (sh *shapes) resolve(s *jsonschema.Schema, v map[string]any, depth int, out []*flat) (_ []*flat, custom bool) {
 	f := sh.get(s)
 	out = append(out, f)
 	if depth > 8 {
-		return out
+		return out, false
 	}
 	for _, u := range f.unions {
+		taken, catchAll := 0, false
 		for _, a := range u {
 			if a.takes(v) {
-				out = sh.resolve(a.s, v, depth+1, out)
+				taken++
+				catchAll = catchAll || a.catchAll
+				var c bool
+				out, c = sh.resolve(a.s, v, depth+1, out)
+				custom = custom || c
 			}
 		}
+		custom = custom || catchAll && taken == 1
 	}
-	return out
+	return out, custom
 }
 
 // takes reports whether object v takes the alternative: its const members
@@ -419,7 +445,7 @@ func (s *Schema) Overlap(v any) int {
 		return 0
 	}
 	n := 0
-	flats := s.shapes.resolve(c, o, 0, nil)
+	flats, _ := s.shapes.resolve(c, o, 0, nil)
 	for k := range o {
 		for _, f := range flats {
 			if _, ok := f.props[k]; ok {

@@ -198,6 +198,7 @@ func (s *state) behaviour(m *protocol.Message, eff *method, req *request) {
 		if sid, ok := m.String(p); ok {
 			if ts := s.turns(sid); ts != nil {
 				ts.turn, ts.asks, ts.quiet = req, nil, quietNone
+				s.askedTurn(ts)
 			}
 		}
 	}

@@ -36,6 +36,18 @@ type foreground struct {
 	wantMsg   string // the user message id the accepted prompt's answer named
 	line      int    // where work last began
 	accepted  int    // the line of the answer that accepted the prompt
+	// asked is set while a prompt awaits its answer; a user message
+	// reported then (the schema lets it come before the answer or after)
+	// is early, on line earlyLine, with its messageId ("" without one).
+	asked     bool
+	early     *string
+	earlyLine int
+}
+
+// askedTurn notes a prompt sent on the session: until its answer, a user
+// message reported is the prompt's.
+func (s *state) askedTurn(ts *turnState) {
+	ts.fg.asked, ts.fg.early = true, nil
 }
 
 // acceptedTurn notes the answer that accepted a prompt: the work it
@@ -49,8 +61,22 @@ func (s *state) acceptedTurn(m *protocol.Message, req *request) {
 	if req.cancelled {
 		ts.fg.cancelled = true
 	}
-	if p := req.eff.Effects.MessageID; p != "" {
+	p := req.eff.Effects.MessageID
+	if p != "" {
 		ts.fg.wantMsg, _ = m.String(p)
+	}
+	early := ts.fg.early
+	ts.fg.asked, ts.fg.early = false, nil
+	if early == nil || ts.fg.wantMsg == "" {
+		return
+	}
+	// The user message came before this answer, as the schema allows:
+	// it is the one the answer names.
+	want := ts.fg.wantMsg
+	ts.fg.wantMsg = ""
+	s.exercise(reqUserMessageEcho)
+	if *early != "" && *early != want {
+		m.Breach(reqUserMessageEcho, finding.Error, RuleTurnState, p, "this answer names the prompt's user message %s, but the user message reported on line %d, before it, has messageId %s: the agent reports the prompt as the message the answer names", protocol.Quote(want), ts.fg.earlyLine, protocol.Quote(*early))
 	}
 }
 
@@ -65,11 +91,19 @@ func (s *state) cancelForeground(ts *turnState) {
 // was accepted carries the id the answer named.
 func (s *state) userMessage(m *protocol.Message, ef *registry.ACPEffects, ts *turnState) {
 	um := ef.UserMessage
-	if ts.fg.wantMsg == "" {
+	if ts.fg.wantMsg == "" && !ts.fg.asked {
 		return
 	}
 	tag, ok := m.StringBytes(um.At)
 	if !ok || !contains(um.Tags, string(tag)) {
+		return
+	}
+	if ts.fg.wantMsg == "" {
+		// Before the prompt's answer: kept for it to check.
+		if ts.fg.early == nil {
+			id, _ := m.String(um.ID)
+			ts.fg.early, ts.fg.earlyLine = &id, m.Line
+		}
 		return
 	}
 	want := ts.fg.wantMsg
@@ -93,7 +127,8 @@ func (s *state) turnState(m *protocol.Message, ts *turnState, t *registry.ACPTur
 		return
 	}
 	fg := ts.fg
-	ts.fg = foreground{}
+	// A prompt awaiting its answer is the next work's: it stays.
+	ts.fg = foreground{asked: fg.asked, early: fg.early, earlyLine: fg.earlyLine}
 	if fg.wantMsg != "" {
 		s.exercise(reqUserMessageEcho)
 		m.Breach(reqUserMessageEcho, finding.Error, RuleTurnState, t.State, "the work of the prompt accepted on line %d ends, and the user message it became (messageId %s) was never reported: after accepting a prompt the agent reports it with a user_message or user_message_chunk update", fg.accepted, protocol.Quote(fg.wantMsg))
