@@ -158,7 +158,18 @@ func (s *state) response(m *protocol.Message, idAt int) {
 	if req.m.result != nil {
 		m.RTSchema, m.RTPointer = req.m.result.ID, "/result"
 		s.exercise(reqNoRootFields)
-		m.Checks = append(m.Checks, s.withExt(m, protocol.Check{Schema: req.m.result, Loc: s.t.atResult, Ptr: s.t.ptrResult, NearMiss: true, Closed: true}, req.m, func(x *method) *protocol.Schema { return x.result }, "result"))
+		ck := s.withExt(m, protocol.Check{Schema: req.m.result, Loc: s.t.atResult, Ptr: s.t.ptrResult, NearMiss: true, Closed: true}, req.m, func(x *method) *protocol.Schema { return x.result }, "result")
+		if req.eff.Effects.Initializes && s.stateful() && s.t.v.WireVersion == 1 {
+			s.exercise(reqAgreeVersion)
+			if other := s.initializedAs(m, req); other != nil {
+				// One cause: the body is another version's, said
+				// once, rather than each of its members.
+				ck.Skip = func([]string) bool { return true }
+				m.Breach(reqAgreeVersion, finding.Error, RuleVersion, "/result", "the agent answered protocolVersion %d, so this connection speaks %s, but the rest of its answer is %s's initialize result (it fails %s's and passes %s's): once initialize settles a version, both sides follow that version's specification. An agent that supports version %d answers with that version's initialize result; one that does not answers the latest version it supports (%d), and the client decides whether to go on",
+					s.t.v.WireVersion, s.t.v.Title, other.Title, s.t.v.Title, other.Title, s.t.v.WireVersion, other.WireVersion)
+			}
+		}
+		m.Checks = append(m.Checks, ck)
 	}
 	if !s.stateful() {
 		return
@@ -314,4 +325,31 @@ func quoteList(list []string) string {
 		q[i] = protocol.Quote(s)
 	}
 	return strings.Join(q, ", ")
+}
+
+// initializedAs returns the other ACP version whose initialize result the
+// answer is, when it is not this version's: an agent that answered this
+// version's number with another version's body. Only an answer that fails
+// this version's schema is tried against the others.
+func (s *state) initializedAs(m *protocol.Message, req *request) *registry.Version {
+	res := m.At("/result")
+	n, ok := protocol.IntValue(protocol.At(res, "/protocolVersion"))
+	if !ok || int(n) != s.t.v.WireVersion || req.m.result.Valid(res) || s.tablesOf == nil {
+		return nil
+	}
+	for _, v := range s.reg.Versions("acp") {
+		if v.Dialect || v.Extends != "" || v.WireVersion == 0 || v.WireVersion == s.t.v.WireVersion {
+			continue
+		}
+		t, err := s.tablesOf(v)
+		if err != nil {
+			continue
+		}
+		for _, om := range t.methods {
+			if om.Effects.Initializes && om.result != nil && om.result.Valid(res) {
+				return v
+			}
+		}
+	}
+	return nil
 }

@@ -42,6 +42,7 @@ const (
 	reqClientStdin        = "acp.transport.client-stdin-only-acp"
 	reqInitFirst          = "acp.init.first"
 	reqAgentVersion       = "acp.init.agent-version"
+	reqAgreeVersion       = "acp.init.agree-version"
 	reqOmitted            = "acp.init.omitted-unsupported"
 	reqAnswerOnce         = "acp.jsonrpc.answer-once"
 	reqAnswerKnownID      = "acp.jsonrpc.answer-known-id"
@@ -189,6 +190,7 @@ func RuleDocs() []protocol.RuleDoc {
 		{Name: RuleHistoryReplay, Summary: "session/load replaying history after its answer, or session/resume replaying it at all", Requirements: []string{reqLoadReplay, reqResumeNoReplay}, Versions: effectVersions},
 		{Name: RuleHistoryReplay, Summary: "session/resume replaying history after its answer when asked for it, or at all when not", Requirements: []string{reqResumeNoReplay, "acp.session.resume-replay-first"}, Versions: stateVersions},
 		{Name: RuleVersion, Summary: "initialize answered with an error, or with a protocol version that does not exist", Requirements: []string{reqAgentVersion, reqFallbackVersion}},
+		{Name: RuleVersion, Summary: "initialize answered with version 1's number and another version's body", Requirements: []string{reqAgreeVersion}, Versions: effectVersions},
 		{Name: RuleDuplicateSession, Summary: "a new session whose id is already in use", Requirements: []string{reqUniqueSession}},
 		{Name: RuleNotificationAnswer, Summary: "a response with a null id where no message was unreadable: it answers a notification or nothing", Requirements: []string{reqNullID, reqNoNotifAnswer}, Versions: effectVersions},
 		{Name: RuleMethodNotFound, Summary: "an unknown method not answered \"method not found\" (-32601), or an advertised or baseline one answered with it", Requirements: []string{reqAnswerCustom, reqAdvertisedWorks}},
