@@ -20,6 +20,9 @@ type item struct {
 	out  []Finding     // schema findings, set by the validation stage
 	once []Finding     // warnings given once per trace (by message)
 	seen []Observation // schema verdicts, for Options.Observe
+	// array holds, for a record whose value is a JSON array, its
+	// elements as items of their own (see split); nil otherwise.
+	array *entries
 	// checks holds the message's first checks (an envelope and its
 	// params or result), so that most messages allocate none.
 	checks [2]protocol.Check

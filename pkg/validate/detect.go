@@ -19,12 +19,12 @@ func (r *fileRun) decide(items []*item) error {
 	r.decided = true
 	rules := r.e.rulesOf(r.e.opts.Protocol)
 	if rules == nil {
-		for _, it := range items {
-			if it.m.Obj() == nil {
+		for _, m := range firstMessages(items, true) {
+			if m.Obj() == nil {
 				continue
 			}
 			for _, ru := range r.e.rules {
-				if ru.Identify(it.m.Obj()) {
+				if ru.Identify(m.Obj()) {
 					rules = ru
 					break
 				}
@@ -39,11 +39,7 @@ func (r *fileRun) decide(items []*item) error {
 		return nil
 	}
 	if d, ok := rules.(protocol.Disowner); ok && r.e.opts.Protocol == "" {
-		msgs := make([]*protocol.Message, len(items))
-		for i, it := range items {
-			msgs[i] = &it.m
-		}
-		if line, msg := d.Disown(msgs); msg != "" {
+		if line, msg := d.Disown(firstMessages(items, false)); msg != "" {
 			// Another protocol that looks alike (JSON-RPC, but not
 			// ACP): one finding that says what it is, rather than a
 			// finding per message.
@@ -52,12 +48,7 @@ func (r *fileRun) decide(items []*item) error {
 			return nil
 		}
 	}
-	first := make([]*protocol.Message, 0, len(items))
-	for _, it := range items {
-		if it.bad == nil {
-			first = append(first, &it.m)
-		}
-	}
+	first := firstMessages(items, true)
 	dialect := ""
 	for _, d := range rules.Dialects() {
 		if d == r.e.opts.Dialect {

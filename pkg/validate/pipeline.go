@@ -140,6 +140,7 @@ func (r *fileRun) parse(b *batch) {
 			continue
 		}
 		it.m.Doc = d
+		split(it, a, r.e.opts.MaxDepth)
 	}
 }
 
@@ -163,10 +164,14 @@ func (r *fileRun) step(b *batch) {
 		return
 	}
 	if r.h != nil {
+		bt, _ := r.h.(protocol.Batcher)
 		for _, it := range b.items {
-			if it.bad != nil {
+			switch {
+			case it.bad != nil:
 				r.h.Lost(&it.m)
-			} else {
+			case bt != nil:
+				stepLine(bt, it)
+			default:
 				r.h.Step(&it.m)
 			}
 		}
@@ -180,6 +185,10 @@ func (r *fileRun) check(b *batch) {
 	}
 	for _, it := range b.items {
 		r.checkItem(it, &b.sc)
+		es := batchEntries(it)
+		for i := range es {
+			r.checkItem(&es[i], &b.sc)
+		}
 	}
 }
 

@@ -202,11 +202,23 @@ func (r *fileRun) publish(b *batch) error {
 		if it.bad == nil && it.m.Label != "" {
 			r.sum.ByType[r.typeName(b.proto, it.m.Label)]++
 		}
+		for _, e := range batchEntries(it) {
+			if e.m.Label != "" {
+				r.sum.ByType[r.typeName(b.proto, e.m.Label)]++
+			}
+		}
 	}
 	items := b.items
 	for _, it := range items {
 		for _, o := range it.seen {
 			e.opts.Observe(o)
+		}
+		es := batchEntries(it)
+		for i := range es {
+			for _, o := range es[i].seen {
+				o.Pointer = entryPointer(i) + o.Pointer
+				e.opts.Observe(o)
+			}
 		}
 		r.tell(it)
 		if it.bad != nil {
@@ -222,34 +234,46 @@ func (r *fileRun) publish(b *batch) error {
 		}
 		r.flushText()
 		n := 0
-		more := func(f Finding) {
+		more := func(f Finding, m *protocol.Message, under string) {
 			if n++; n <= maxPerLine {
-				r.blame(&f, &it.m)
+				r.blame(&f, m)
+				f.Pointer = under + f.Pointer
 				r.emit(f)
 			}
 		}
-		for _, f := range it.once {
-			if !r.onceSeen[f.Message] {
-				r.onceSeen[f.Message] = true
-				more(f)
-			}
-		}
-		for _, f := range it.out {
-			more(f)
-		}
-		for _, f := range it.m.State {
-			if f.Severity == Error && f.Rule != RuleSchema && schemaAt(it.out, f.Pointer) {
-				// The value is already wrong by its schema: one
-				// problem, one finding.
-				continue
-			}
-			more(f)
+		r.itemFindings(it, "", more)
+		for i := range es {
+			r.itemFindings(&es[i], entryPointer(i), more)
 		}
 		if n > maxPerLine {
 			r.emit(Finding{Line: it.m.Line, Severity: Error, Rule: RuleTooMany, Message: fmt.Sprintf("and %d more findings on this line, not listed one by one (the first %d are above)", n-maxPerLine, maxPerLine), Side: it.m.From})
 		}
 	}
 	return b.stepErr
+}
+
+// itemFindings hands the findings of one message to more, in the order
+// they are reported: the once-per-trace warnings not given yet, the schema
+// findings, then the state findings. under is the pointer of the message
+// in its line ("" unless it is an entry of a batch).
+func (r *fileRun) itemFindings(it *item, under string, more func(f Finding, m *protocol.Message, under string)) {
+	for _, f := range it.once {
+		if !r.onceSeen[f.Message] {
+			r.onceSeen[f.Message] = true
+			more(f, &it.m, under)
+		}
+	}
+	for _, f := range it.out {
+		more(f, &it.m, under)
+	}
+	for _, f := range it.m.State {
+		if f.Severity == Error && f.Rule != RuleSchema && schemaAt(it.out, f.Pointer) {
+			// The value is already wrong by its schema: one
+			// problem, one finding.
+			continue
+		}
+		more(f, &it.m, under)
+	}
 }
 
 // blame completes a finding on m with the requirement it shows broken and
