@@ -59,6 +59,11 @@ type builder struct {
 	// name from an allOf member or a $ref (see props), the schemas it
 	// replaces: their constraints still hold in the schema.
 	shadowed map[*load.Schema][]*load.Schema
+	// tagOwners decide, once every type is made, whether the struct of a
+	// variant that wraps a shared schema writes the union's tag itself:
+	// that struct may still be being filled when its union is made (a
+	// member of it holds the union).
+	tagOwners []func()
 }
 
 // Build makes the Go model of the graph's input documents and everything
@@ -86,6 +91,9 @@ func Build(g *load.Graph, opts Options) (*Package, error) {
 	}
 	if err := b.joinAll(); err != nil {
 		return nil, err
+	}
+	for _, decide := range b.tagOwners {
+		decide()
 	}
 	if err := breakCycles(b.pkg); err != nil {
 		return nil, err

@@ -463,8 +463,11 @@ func (b *builder) wrappedVariant(t *Type, v *Variant, vi *variantInfo, w *load.S
 		// union's method.
 		if wraps == 1 && wt.Kind == Struct && wt.External == nil {
 			v.Type = wt
-			v.TagInStruct = hasConstField(wt, tag)
 			wt.Unions = append(wt.Unions, v)
+			// wt may still be being filled (its members hold this union,
+			// and the schema that holds them came first): whether it
+			// writes the tag itself is decided once every type is made.
+			b.tagOwners = append(b.tagOwners, func() { v.TagInStruct = hasConstField(wt, tag) })
 			return true, nil
 		}
 		name = v.Tag
@@ -478,11 +481,13 @@ func (b *builder) wrappedVariant(t *Type, v *Variant, vi *variantInfo, w *load.S
 	dt := &Type{Name: b.names.take(first(byTag, GoName(name)), t.Name+GoName(name), t.Name+GoName(v.Tag)), Doc: v.Doc, Loc: vi.s.Loc, Kind: Defined, Under: &Ref{Kind: NamedRef, Type: wt}}
 	b.pkg.Types = append(b.pkg.Types, dt)
 	v.Type = dt
-	if !hasConstField(wt, tag) && v.Tag != "" {
-		// The type exists only as this variant: it writes and
-		// checks the tag itself, so it cannot lose it.
-		dt.OwnTag = v
-	}
+	b.tagOwners = append(b.tagOwners, func() {
+		if !hasConstField(wt, tag) && v.Tag != "" {
+			// The type exists only as this variant: it writes and
+			// checks the tag itself, so it cannot lose it.
+			dt.OwnTag = v
+		}
+	})
 	v.TagInStruct = true
 	dt.Unions = append(dt.Unions, v)
 	return true, nil
@@ -517,7 +522,13 @@ func (b *builder) ownVariant(t *Type, s *load.Schema, v *Variant, vi *variantInf
 	return nil
 }
 
+// hasConstField reports whether the struct t has the tag as a const
+// member of its own. It reads t's fields, so it runs only once every type
+// is made (builder.tagOwners).
 func hasConstField(t *Type, tag string) bool {
+	if t.Struct == nil {
+		return false
+	}
 	for _, f := range t.Struct.Fields {
 		if f.JSON == tag && f.Const != "" {
 			return true

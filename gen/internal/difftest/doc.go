@@ -23,3 +23,4 @@ package difftest
 //go:generate go run ../../../cmd/protogen -pkg kinds7 -o kinds7 ../../testdata/differential/kinds7.json
 //go:generate go run ../../../cmd/protogen -pkg opentag -o opentag ../../testdata/differential/opentag.json
 //go:generate go run ../../../cmd/protogen -pkg marks -o marks ../../testdata/differential/marks.json
+//go:generate go run ../../../cmd/protogen -pkg recursive -o recursive ../../testdata/differential/recursive.json
