@@ -39,6 +39,23 @@ func acpV2Differences() []acpDifference {
 			out = append(out, d)
 		}
 	}
+	out = append(out, acpDifference{
+		id: "success-null-id",
+		reason: "A response's `id` may be null whether it carries `result` or `error`: the envelope " +
+			"leaves a null id to the validator's state rule, which reports one that answers no message " +
+			"whose id could not be read, as in v1. The official schema allows null only in an error.",
+		stricter: false,
+		patches: []acpPatch{{file: "jsonrpc.json", op: "replace", path: "/$defs/Response", value: `{
+			"type": "object",
+			"properties": {"jsonrpc": {"const": "2.0"}, "id": {"$ref": "#/$defs/ResponseId"},
+				"result": {}, "error": {"$ref": "#/$defs/Error"}},
+			"required": ["jsonrpc", "id"],
+			"oneOf": [{"properties": {"id": {"$ref": "#/$defs/RequestId"}}, "required": ["result"]},
+			          {"required": ["error"]}]}`}},
+		witness: []acpWitness{
+			{"envelope", `{"jsonrpc": "2.0", "id": null, "result": {}}`},
+		},
+	})
 	return append(out, acpDifference{
 		id: "idle-error-field",
 		reason: "`error` of an idle session state is checked whenever it is present. The official schema " +

@@ -2701,11 +2701,12 @@ type InitializeResponse struct {
 // Envelope is the JSON-RPC 2.0 envelope of every ACP message: a request, a
 // notification or a response. This schema checks the envelope only; the
 // method's params or result are checked with the method's own schema (see
-// dispatch.json). ACP sends one message per line over stdio; batches are not
-// used. The three kinds are listed with `anyOf` because a malformed message
-// can fit two of them (a `method` and a `result`); the kind is decided by the
-// keys present: `method` with `id` is a request, `method` alone a
-// notification, `result` or `error` a response.
+// dispatch.json). ACP sends one message per line over stdio, or a batch: a
+// JSON array of such messages, each checked with this schema on its own. The
+// three kinds are listed with `anyOf` because a malformed message can fit two
+// of them (a `method` and a `result`); the kind is decided by the keys
+// present: `method` with `id` is a request, `method` alone a notification,
+// `result` or `error` a response.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
@@ -2753,8 +2754,10 @@ type EnvelopeNotification struct {
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked
 // on decoding.
 type EnvelopeResponse struct {
-	// The `id` of the request being answered.
-	ID RequestID `json:"id"`
+	// The `id` of the request being answered. It is null only in an error that
+	// answers a message whose `id` could not be read: a line that is not JSON, an
+	// invalid request, an empty batch or an entry of a batch that is no request.
+	ID ResponseID `json:"id"`
 	// The method's result on success. Its schema is the method's result file in
 	// the dispatch table, found through the method of the request with the same
 	// `id`.
@@ -2764,6 +2767,10 @@ type EnvelopeResponse struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
+
+// ResponseID is the `id` of a response: the `id` of the request it answers, or
+// null in an error that answers a message whose `id` could not be read.
+type ResponseID = RequestID
 
 // Request is a call that expects an answer: it carries an `id`, which the
 // answer repeats.
@@ -2806,8 +2813,10 @@ type Notification struct {
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked
 // on decoding.
 type Response struct {
-	// The `id` of the request being answered.
-	ID RequestID `json:"id"`
+	// The `id` of the request being answered. It is null only in an error that
+	// answers a message whose `id` could not be read: a line that is not JSON, an
+	// invalid request, an empty batch or an entry of a batch that is no request.
+	ID ResponseID `json:"id"`
 	// The method's result on success. Its schema is the method's result file in
 	// the dispatch table, found through the method of the request with the same
 	// `id`.
@@ -41198,7 +41207,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				return !c.Failed()
 			},
 		}, true
-	case "https://agentproto.dev/schema/acp/v2/jsonrpc.json#/$defs/RequestId":
+	case "https://agentproto.dev/schema/acp/v2/jsonrpc.json#/$defs/RequestId", "https://agentproto.dev/schema/acp/v2/jsonrpc.json#/$defs/ResponseId":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				u, _ := v.(RequestID)

@@ -166,9 +166,6 @@ func RuleDocs() []protocol.RuleDoc {
 		{Name: finding.RuleSchema, Summary: "a message does not match its method's schema", Requirements: []string{reqSchema}},
 		// What the v1 schemas enforce that the catalogue also states.
 		{Name: finding.RuleSchema, Summary: "a message does not match its method's schema", Requirements: withRestated(reqSchema, "acp.init.agent-answer", "acp.session.load-params", "acp.session.close-params", "acp.list.answer-sessions", "acp.prompt.stop-reason", "acp.config.default-value"), Versions: effectVersions},
-		// v2's schema has no null request id at all: a null-id answer
-		// breaks it there.
-		{Name: finding.RuleSchema, Summary: "a message does not match its method's schema", Requirements: []string{reqSchema, reqNullID, reqNoNotifAnswer}, Versions: stateVersions},
 		{Name: finding.RuleJSON, Summary: "a line is not a JSON-RPC message: not JSON, not UTF-8, or log output on the wire", Requirements: []string{reqAgentStdout, reqClientStdin, reqUTF8, "acp.transport.no-embedded-newline"}},
 		{Name: RuleNotInitialized, Summary: "a message before initialize", Requirements: withRestated(reqInitFirst)},
 		{Name: RuleUnansweredResponse, Summary: "a response whose id answers no outstanding request", Requirements: []string{reqAnswerKnownID}},
@@ -192,7 +189,7 @@ func RuleDocs() []protocol.RuleDoc {
 		{Name: RuleVersion, Summary: "initialize answered with an error, or with a protocol version that does not exist", Requirements: []string{reqAgentVersion, reqFallbackVersion}},
 		{Name: RuleVersion, Summary: "initialize answered with version 1's number and another version's body", Requirements: []string{reqAgreeVersion}, Versions: effectVersions},
 		{Name: RuleDuplicateSession, Summary: "a new session whose id is already in use", Requirements: []string{reqUniqueSession}},
-		{Name: RuleNotificationAnswer, Summary: "a response with a null id where no message was unreadable: it answers a notification or nothing", Requirements: []string{reqNullID, reqNoNotifAnswer}, Versions: effectVersions},
+		{Name: RuleNotificationAnswer, Summary: "a response with a null id where no message was unreadable: it answers a notification or nothing", Requirements: []string{reqNullID, reqNoNotifAnswer}},
 		{Name: RuleMethodNotFound, Summary: "an unknown method not answered \"method not found\" (-32601), or an advertised or baseline one answered with it", Requirements: []string{reqAnswerCustom, reqAdvertisedWorks}},
 		{Name: RuleMethodNotFound, Summary: "an unknown method not answered \"method not found\" (-32601), or an advertised or baseline one answered with it", Requirements: []string{reqAnswerCustom, reqAdvertisedWorks, reqBaselineMethods}, Versions: effectVersions},
 		{Name: RuleOpenValue, Summary: "a value an open set of the version does not define (a union tag, an auth method type) without the \"_\" of one's own", Requirements: []string{"acp.ext.enum-underscore", "acp.auth.custom-type-prefix"}, Versions: stateVersions},
