@@ -213,13 +213,17 @@ func nearest(id string, ids []string) string {
 	return best
 }
 
-// printCoverage writes, per trace, the catalogue rows it exercised,
+// coverage writes, per trace (as the summary lists them), the catalogue rows it exercised,
 // violated and never reached, as a table.
-func printCoverage(w io.Writer, s validate.Summary) {
-	for _, d := range s.Detected {
+func (p *printer) coverage(s validate.Summary) {
+	if p.werr != nil {
+		return
+	}
+	w := p.w
+	p.werr = p.eachTrace(s, func(d jsonDetected, _ []byte, _ bool) error {
 		c := d.Coverage
 		if c == nil {
-			continue
+			return nil
 		}
 		fmt.Fprintf(w, "\ncoverage of %s (%s %s):\n", escapeText(d.File), escapeText(d.Protocol), escapeText(d.Dialect))
 		for _, part := range []struct {
@@ -230,8 +234,9 @@ func printCoverage(w io.Writer, s validate.Summary) {
 				fmt.Fprintf(w, "  %-14s %s\n", part.what, escapeText(id))
 			}
 		}
-		fmt.Fprintf(w, "  %d rows are not checked by any rule (validate --list-rules)\n", len(c.Unchecked))
-	}
+		_, err := fmt.Fprintf(w, "  %d rows are not checked by any rule (validate --list-rules)\n", len(c.Unchecked))
+		return err
+	})
 }
 
 // runCatalogue is where a run's rule documentation and catalogue rows

@@ -18,11 +18,20 @@ type outputFormat struct {
 }
 
 // formatPrinter writes one output format: each finding, the end of each
-// trace, and the end of the run.
+// trace, and the end of the run. A finished trace's summary is given to
+// endFile; end gets the run's counts, and in its Detected only what no
+// endFile was given (memory does not grow with the number of traces).
 type formatPrinter interface {
 	finding(p *printer, f validate.Finding)
 	endFile(p *printer, name string, sum validate.Summary)
 	end(p *printer, s validate.Summary)
+}
+
+// tracesLister is a format whose summary lists every trace (end reads
+// them back through printer.eachTrace; its Summary's Detected holds only
+// those no file call ended).
+type tracesLister interface {
+	listsTraces() bool
 }
 
 // recordTaker is a format that wants each record of a trace too (the HTML
@@ -72,6 +81,7 @@ func (textFormat) finding(p *printer, f validate.Finding) {
 }
 func (textFormat) endFile(*printer, string, validate.Summary) {}
 func (textFormat) end(p *printer, s validate.Summary)         { p.textSummary(s, true) }
+func (textFormat) listsTraces() bool                          { return true }
 
 // githubFormat is --format github: a workflow command per finding, then
 // the summary's first line.
@@ -96,6 +106,7 @@ func (jsonFormat) finding(p *printer, f validate.Finding) {
 }
 func (jsonFormat) endFile(*printer, string, validate.Summary) {}
 func (jsonFormat) end(p *printer, s validate.Summary)         { p.jsonSummary(s) }
+func (jsonFormat) listsTraces() bool                          { return true }
 
 // sarifFormat is --format sarif: one SARIF 2.1.0 log of the run.
 type sarifFormat struct{}

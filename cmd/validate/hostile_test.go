@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/agentproto/agentproto/internal/spool"
 	"github.com/agentproto/agentproto/pkg/validate"
 	"io"
 	"os"
@@ -76,8 +77,8 @@ func TestJUnitHoldsNoFindings(t *testing.T) {
 	}
 	runtime.GC()
 	runtime.ReadMemStats(&after)
-	if grew := int64(after.HeapAlloc) - int64(before.HeapAlloc); grew > 8*spoolMemory {
-		t.Errorf("%d findings held %d KiB of heap, want at most %d KiB", n, grew>>10, 8*spoolMemory>>10)
+	if grew := int64(after.HeapAlloc) - int64(before.HeapAlloc); grew > 8*spool.Memory {
+		t.Errorf("%d findings held %d KiB of heap, want at most %d KiB", n, grew>>10, 8*spool.Memory>>10)
 	}
 	p.file("t.jsonl", validate.Summary{})
 	p.summary(validate.Summary{})

@@ -365,6 +365,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 	out := newPrinter(o.format, stdout, pl.formats...)
 	out.verbose, out.catalogue = o.verbose, pl.catalogue()
+	if o.coverage && o.format == "text" {
+		out.keepTraces = true
+	}
 	report := out.finding
 	if newBaseline != nil {
 		// In text, the findings go to the baseline file only (a
@@ -389,8 +392,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		} else {
 			sum, err = checkOne(ctx, eng, in.name, o, stdin, stderr, fileChecks{rules: rules[i], baseline: baseline, message: out.records(in.name), walked: in.walked}, report)
 		}
-		total.Merge(sum)
+		// What the trace was read as goes to the printer, which
+		// keeps it out of memory; the run keeps only counts.
 		out.file(in.name, sum)
+		sum.Detected = nil
+		total.Merge(sum)
 		if err != nil {
 			ioFailed = true
 			fmt.Fprintf(stderr, "validate: %s\n", escapeText(err.Error()))
@@ -405,7 +411,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		out.summary(total)
 	}
 	if o.coverage && o.format == "text" {
-		printCoverage(out.w, total)
+		out.coverage(total)
 	}
 	if err := out.err(); err != nil {
 		fmt.Fprintf(stderr, "validate: writing output: %s\n", escapeText(err.Error()))

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentproto/agentproto/internal/spool"
 	"github.com/agentproto/agentproto/internal/textsafe"
 	"github.com/agentproto/agentproto/pkg/validate"
 )
@@ -41,8 +42,16 @@ type printer struct {
 	// verbose asks for every trace's details in the text summary; without
 	// it a trace with no finding gets one line.
 	verbose bool
-	// noisy holds the traces with findings shown, by name.
+	// noisy holds the traces with findings shown, by name, until their
+	// end (file) records it.
 	noisy map[string]bool
+	// traces holds what each ended trace was read as, for a summary that
+	// lists them (keepTraces): one line per trace, "1" if it had findings
+	// shown ("0" if not) and then its jsonDetected as --format json
+	// writes it. It is a spool, so that memory does not grow with the
+	// number of traces.
+	traces     spool.Spool
+	keepTraces bool
 	// catalogue is where SARIF finds the rules' documentation and the
 	// catalogue rows: the run's protocols and registry.
 	catalogue runCatalogue
@@ -59,6 +68,9 @@ func newPrinter(format string, w io.Writer, extra ...outputFormat) *printer {
 	p := &printer{fp: f.new(), w: bw}
 	p.enc = json.NewEncoder(&p.buf)
 	p.enc.SetEscapeHTML(false)
+	if l, ok := p.fp.(tracesLister); ok {
+		p.keepTraces = l.listsTraces()
+	}
 	return p
 }
 
@@ -387,12 +399,85 @@ func escapeJSONLine(b []byte) []byte {
 	return out
 }
 
-// file ends the output of one trace, whose summary is sum.
+// file ends the output of one trace, whose summary is sum. What sum.Detected
+// says of the trace is kept, if the summary lists the traces, in a spool,
+// not in memory: a run's summary then lists the traces ended here, then
+// those of its own Detected.
 func (p *printer) file(name string, sum validate.Summary) {
 	if p.werr == nil {
 		p.fp.endFile(p, name, sum)
 	}
+	if p.keepTraces && p.werr == nil {
+		for _, d := range sum.Detected {
+			if p.werr = p.keepTrace(d); p.werr != nil {
+				break
+			}
+		}
+	}
+	delete(p.noisy, name)
 	p.flush()
+}
+
+// keepTrace adds d to the spool of traces.
+func (p *printer) keepTrace(d validate.Detected) error {
+	flag := "0"
+	if p.noisy[d.File] {
+		flag = "1"
+	}
+	p.buf.Reset()
+	if err := p.enc.Encode(jsonDetectedOf(d)); err != nil {
+		return err
+	}
+	if _, err := p.traces.WriteString(flag); err != nil {
+		return err
+	}
+	_, err := p.traces.Write(escapeJSONLine(p.buf.Bytes()))
+	return err
+}
+
+// eachTrace calls fn with every trace the summary lists: those kept by
+// file, then those of s.Detected, each as a jsonDetected, its JSON as
+// --format json writes it (escaped, without a newline), and whether it
+// had findings shown.
+func (p *printer) eachTrace(s validate.Summary, fn func(d jsonDetected, raw []byte, noisy bool) error) error {
+	if p.traces.Size() > 0 {
+		r, err := p.traces.Reader()
+		if err != nil {
+			return err
+		}
+		br := bufio.NewReaderSize(r, 64<<10)
+		for {
+			line, err := br.ReadBytes('\n')
+			if len(line) > 1 {
+				raw := bytes.TrimSuffix(line[1:], []byte("\n"))
+				var d jsonDetected
+				if jerr := json.Unmarshal(raw, &d); jerr != nil {
+					return fmt.Errorf("reading back the traces held for the summary: %w", jerr)
+				}
+				if ferr := fn(d, raw, line[0] == '1'); ferr != nil {
+					return ferr
+				}
+			}
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return fmt.Errorf("reading back the traces held for the summary: %w", err)
+			}
+		}
+	}
+	for _, d := range s.Detected {
+		p.buf.Reset()
+		jd := jsonDetectedOf(d)
+		if err := p.enc.Encode(jd); err != nil {
+			return err
+		}
+		raw := bytes.TrimSuffix(escapeJSONLine(p.buf.Bytes()), []byte("\n"))
+		if err := fn(jd, append([]byte(nil), raw...), p.noisy[d.File]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // summary ends the run's output.
@@ -416,11 +501,35 @@ func (p *printer) jsonSummary(s validate.Summary) {
 	if js.Summary.ByType == nil {
 		js.Summary.ByType = map[string]int{}
 	}
+	// The summary is written around its list of traces, which is read
+	// back one trace at a time: "detected" is its last member.
 	js.Summary.Detected = []jsonDetected{}
-	for _, d := range s.Detected {
-		js.Summary.Detected = append(js.Summary.Detected, jsonDetectedOf(d))
+	p.buf.Reset()
+	if p.werr = p.enc.Encode(js); p.werr != nil {
+		return
 	}
-	p.werr = p.encodeJSON(js)
+	head := string(escapeJSONLine(p.buf.Bytes()))
+	const empty = "[]}}\n"
+	if !strings.HasSuffix(head, empty) {
+		p.werr = fmt.Errorf("the JSON summary does not end with its list of traces")
+		return
+	}
+	if _, p.werr = p.w.WriteString(head[:len(head)-len(empty)+1]); p.werr != nil {
+		return
+	}
+	n := 0
+	p.werr = p.eachTrace(s, func(_ jsonDetected, raw []byte, _ bool) error {
+		if n++; n > 1 {
+			if err := p.w.WriteByte(','); err != nil {
+				return err
+			}
+		}
+		_, err := p.w.Write(raw)
+		return err
+	})
+	if p.werr == nil {
+		_, p.werr = p.w.WriteString(empty[1:])
+	}
 }
 
 // textSummary writes the summary of --format text (whole: with what each
@@ -435,14 +544,14 @@ func (p *printer) textSummary(s validate.Summary, whole bool) {
 	if !whole {
 		return
 	}
-	for _, d := range s.Detected {
+	if err := p.eachTrace(s, func(d jsonDetected, _ []byte, noisy bool) error {
 		proto := d.Protocol
 		if proto == "" {
 			proto = "no protocol recognised"
 		}
-		if !p.verbose && !p.noisy[d.File] && d.Protocol != "" {
-			fmt.Fprintf(w, "  %s: %s %s, no findings\n", escapeText(d.File), escapeText(proto), escapeText(d.Dialect))
-			continue
+		if !p.verbose && !noisy && d.Protocol != "" {
+			_, err := fmt.Fprintf(w, "  %s: %s %s, no findings\n", escapeText(d.File), escapeText(proto), escapeText(d.Dialect))
+			return err
 		}
 		fmt.Fprintf(w, "  %s: %s %s\n", escapeText(d.File), escapeText(proto), escapeText(d.Dialect))
 		if d.Note != "" {
@@ -458,6 +567,10 @@ func (p *printer) textSummary(s validate.Summary, whole bool) {
 		if c := d.Coverage; c != nil {
 			fmt.Fprintf(w, "    requirements: %d exercised and held, %d violated, %d checked but not exercised, %d not checked (--coverage lists them)\n", len(c.Exercised), len(c.Violated), len(c.Unexercised), len(c.Unchecked))
 		}
+		return nil
+	}); err != nil {
+		p.werr = err
+		return
 	}
 	if len(s.ByType) > 0 {
 		fmt.Fprintln(w, "messages by type:")
@@ -487,8 +600,10 @@ func (p *printer) flush() {
 	}
 }
 
-// err flushes the output and reports the first write error.
+// err flushes the output and reports the first write error. It is the
+// last call: the traces held for the summary are dropped.
 func (p *printer) err() error {
+	p.traces.Reset()
 	if err := p.w.Flush(); err != nil && p.werr == nil {
 		p.werr = err
 	}

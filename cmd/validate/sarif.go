@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agentproto/agentproto/internal/spool"
 	"github.com/agentproto/agentproto/pkg/validate"
 	"github.com/agentproto/agentproto/schema/registry"
 )
@@ -272,7 +273,7 @@ func fingerprint(f validate.Finding) string {
 // and at most one failure or error, as JUnit readers expect. The warnings
 // are the test case's system-out, one per line. The suite's counts come
 // before its children, so a trace's lines are written to spools as findings
-// come (in memory up to spoolMemory each, in a temporary file past it) and
+// come (in memory up to spool.Memory each, in a temporary file past it) and
 // copied out when the trace ends: memory does not grow with the number of
 // findings.
 
@@ -283,8 +284,8 @@ type junitState struct {
 	failures, errs     int
 	failHead, failRule string
 	errHead            string
-	errBody, body      spool
-	warnings           spool
+	errBody, body      spool.Spool
+	warnings           spool.Spool
 }
 
 func (p *printer) junitStart() {
@@ -308,9 +309,9 @@ func (p *printer) junitFinding(f validate.Finding) {
 			j.errHead = f.Message
 		}
 		j.errs++
-		err = j.errBody.printf("%s", line)
+		_, err = j.errBody.WriteString(line)
 	case f.Severity == validate.Warning:
-		err = j.warnings.printf("%s", line)
+		_, err = j.warnings.WriteString(line)
 	default:
 		if j.failures == 0 {
 			j.failHead = fmt.Sprintf("line %d", f.Line)
@@ -321,7 +322,7 @@ func (p *printer) junitFinding(f validate.Finding) {
 			j.failRule = f.Rule
 		}
 		j.failures++
-		err = j.body.printf("%s", line)
+		_, err = j.body.WriteString(line)
 	}
 	if err != nil {
 		p.werr = err
@@ -345,9 +346,9 @@ func (p *printer) junitFile(name string) {
 	defer func() {
 		j.failures, j.errs = 0, 0
 		j.failHead, j.failRule, j.errHead = "", "", ""
-		j.errBody.reset()
-		j.body.reset()
-		j.warnings.reset()
+		j.errBody.Reset()
+		j.body.Reset()
+		j.warnings.Reset()
 	}()
 	p.junitStart()
 	if p.werr != nil {
@@ -365,7 +366,7 @@ func (p *printer) junitFile(name string) {
 		n, failed, errored, n); p.werr != nil {
 		return
 	}
-	element := func(tag, message, typ string, bodies ...*spool) {
+	element := func(tag, message, typ string, bodies ...*spool.Spool) {
 		if p.werr != nil {
 			return
 		}
@@ -377,7 +378,7 @@ func (p *printer) junitFile(name string) {
 			return
 		}
 		for _, b := range bodies {
-			if p.werr = b.copyTo(p.w); p.werr != nil {
+			if p.werr = b.CopyTo(p.w); p.werr != nil {
 				return
 			}
 		}
@@ -389,7 +390,7 @@ func (p *printer) junitFile(name string) {
 	case failed == 1:
 		element("failure", j.failHead+junitMore(j.failures, "error"), j.failRule, &j.body)
 	}
-	if j.warnings.size > 0 {
+	if j.warnings.Size() > 0 {
 		element("system-out", "", "", &j.warnings)
 	}
 	if p.werr == nil {
