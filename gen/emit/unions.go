@@ -3,6 +3,7 @@ package emit
 import (
 	"go/token"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -208,6 +209,9 @@ func unionDoc(t *model.Type) string {
 			"; a tag this package does not know decodes to " + u.Unknown + ", which keeps the JSON as it was.")
 		if u.Default != nil {
 			doc += " A value without the tag is a " + u.Default.Type.Name + "."
+			if u.DefaultTag != "" {
+				doc = strings.TrimSuffix(doc, ".") + ", as is one whose tag is " + textsafe.Escape(strconv.Quote(u.DefaultTag)) + "."
+			}
 		}
 	case u.By == model.ByKeys:
 		doc = strings.TrimSpace(doc + "\n\nIt is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are " + strings.Join(names, ", ") + ".")
@@ -300,6 +304,10 @@ func decodeTagged(u *model.UnionType) []jen.Code {
 			continue
 		}
 		cases = append(cases, jen.Case(jen.Lit(v.Tag)).Block(decodeVariant(u, v, !v.TagInStruct)...))
+	}
+	if u.DefaultTag != "" {
+		// The default's optional tag, present: its struct reads it.
+		cases = append(cases, jen.Case(jen.Lit(u.DefaultTag)).Block(decodeVariant(u, u.Default, false)...))
 	}
 	if u.DefaultTakesOthers {
 		return append(append(body, jen.Switch(jen.Id("tag")).Block(cases...)), decodeVariant(u, u.Default, false)...)
@@ -560,6 +568,9 @@ func (g *gen) unionCheck(t *model.Type) {
 			if v != u.Default {
 				tags = append(tags, v.Tag)
 			}
+		}
+		if u.DefaultTag != "" {
+			tags = append(tags, u.DefaultTag)
 		}
 		sort.Strings(tags)
 		body := []jen.Code{failNotOneOf("const", jen.Id("c").Dot("Join").Call(jen.Id("p"), jen.Lit(u.Tag)), jen.Id("v").Dot("Tag"), tags)}

@@ -433,6 +433,11 @@ type UnionType struct {
 	// member without fixing its value: a tag no other variant lists
 	// decodes to the default, not to the Unknown variant.
 	DefaultTakesOthers bool
+	// DefaultTag, when set, is the one value the default variant's schema
+	// allows its optional tag member (absent means that value, as MCP's
+	// form elicitation reads): a value with that tag decodes to the
+	// default too, whose struct keeps the member as it came.
+	DefaultTag string
 	// Unknown is the Go name of the variant that keeps unknown tags.
 	Unknown string
 	// Open is set when the schema accepts tags it does not list (a

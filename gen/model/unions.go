@@ -168,6 +168,14 @@ func (b *builder) fillUnion(t *Type, s *load.Schema) error {
 				// the tag values no other variant lists.
 				u.DefaultTakesOthers = true
 			}
+			if c, ok := "", false; tagProp != nil && !defaultRejectsTag {
+				// MCP's form elicitation: the tag is optional and, when
+				// present, fixed; absent means that value. A value with
+				// it is the default too, which keeps the member.
+				if c, ok = constString(tagProp); ok {
+					u.DefaultTag = c
+				}
+			}
 		default:
 			c, ok := constString(tagProp)
 			if !ok {
@@ -344,6 +352,9 @@ func catchAllAsks(s *load.Schema, u *UnionType, catchAlls []*variantInfo, defaul
 			listed[v.Tag] = true
 		}
 	}
+	if u.DefaultTag != "" {
+		listed[u.DefaultTag] = true
+	}
 	for _, vi := range catchAlls {
 		asks = append(asks, catchAllOwn(vi.res, u.Tag, listed, checked)...)
 	}
@@ -506,7 +517,13 @@ func (b *builder) ownVariant(t *Type, s *load.Schema, v *Variant, vi *variantInf
 	vt := &Type{Name: b.names.take(first(byTag, GoName(hint)), t.Name+GoName(hint), t.Name+GoName(v.Tag)), Doc: v.Doc, Loc: vi.s.Loc}
 	b.pkg.Types = append(b.pkg.Types, vt)
 	b.byNode[vi.s] = vt
-	if err := b.fillStructSkip(vt, vi.s, s, tag); err != nil {
+	skip := tag
+	if v == t.Union.Default && t.Union.DefaultTag != "" {
+		// The default's optional tag is a member of its own: the value
+		// keeps it, present or absent.
+		skip = ""
+	}
+	if err := b.fillStructSkip(vt, vi.s, s, skip); err != nil {
 		return err
 	}
 	vt.Unchecked = append(vt.Unchecked, unchecked(vi.s)...)

@@ -28,6 +28,7 @@ import (
 	"github.com/agentproto/agentproto/gen/internal/difftest/mixed"
 	"github.com/agentproto/agentproto/gen/internal/difftest/nestedtag"
 	"github.com/agentproto/agentproto/gen/internal/difftest/opentag"
+	"github.com/agentproto/agentproto/gen/internal/difftest/optionaltag"
 	"github.com/agentproto/agentproto/gen/internal/difftest/recursive"
 	"github.com/agentproto/agentproto/gen/internal/difftest/shapes"
 	"github.com/agentproto/agentproto/gen/internal/difftest/tuple"
@@ -41,7 +42,7 @@ var lookups = map[string]func(string) (wire.Codec, bool){
 	"shapes": shapes.Lookup, "webhook": webhook.Lookup, "lint": lint.Lookup, "bomref": bomref.Lookup, "mixed": mixed.Lookup, "tuple": tuple.Lookup, "tuple7": tuple7.Lookup,
 	"draft04": draft04.Lookup, "defaulttag": defaulttag.Lookup, "nestedtag": nestedtag.Lookup,
 	"kinds7": kinds7.Lookup, "opentag": opentag.Lookup, "marks": marks.Lookup,
-	"recursive": recursive.Lookup,
+	"recursive": recursive.Lookup, "optionaltag": optionaltag.Lookup,
 }
 
 // subject is one schema of the corpus with examples: a root or a $defs

@@ -1,8 +1,10 @@
 package difftest_test
 
 import (
+	"strings"
 	"testing"
 
+	"github.com/agentproto/agentproto/gen/internal/difftest/optionaltag"
 	"github.com/agentproto/agentproto/gen/internal/difftest/recursive"
 	"github.com/agentproto/agentproto/pkg/wire"
 )
@@ -30,5 +32,48 @@ func TestRecursiveVariantWritesItsTagOnce(t *testing.T) {
 	var a recursive.And
 	if err := wire.Unmarshal([]byte(`{"kind":"name","el":{"kind":"name"}}`), &a); err == nil {
 		t.Error("And decoded a value tagged name")
+	}
+}
+
+// TestOptionalTagIsTheDefaults: a variant whose tag member is optional
+// and fixed (absent means its value, as MCP's form elicitation reads)
+// takes values with that tag as well as without it, keeps the member as
+// it came, and Validate finds nothing wrong; another tag is the Unknown
+// variant and names both known tags.
+func TestOptionalTagIsTheDefaults(t *testing.T) {
+	for _, in := range []string{`{"message":"name?"}`, `{"mode":"form","message":"name?"}`} {
+		v, err := optionaltag.UnmarshalOptionaltag([]byte(in))
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		if _, ok := v.(*optionaltag.FormParams); !ok {
+			t.Errorf("%s decoded as %T, want *FormParams", in, v)
+		}
+		if err := optionaltag.ValidateOptionaltag(v); err != nil {
+			t.Errorf("%s: %v", in, err)
+		}
+		if out, err := optionaltag.MarshalOptionaltag(v); err != nil || string(out) != in {
+			t.Errorf("%s encoded as %s, %v", in, out, err)
+		}
+		w, err := optionaltag.UnmarshalInline([]byte(in))
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		if _, ok := w.(*optionaltag.InlineForm); !ok {
+			t.Errorf("%s decoded as %T, want *InlineForm", in, w)
+		}
+		if out, err := optionaltag.MarshalInline(w); err != nil || string(out) != in {
+			t.Errorf("inline: %s encoded as %s, %v", in, out, err)
+		}
+	}
+	v, err := optionaltag.UnmarshalOptionaltag([]byte(`{"mode":"sms","message":"code?"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := v.(*optionaltag.UnknownOptionaltag); !ok {
+		t.Fatalf("an unknown mode decoded as %T", v)
+	}
+	if err := optionaltag.ValidateOptionaltag(v); err == nil || !strings.Contains(err.Error(), `"sms" is not one of form, url`) {
+		t.Errorf("Validate of an unknown mode: %v", err)
 	}
 }
