@@ -34,10 +34,14 @@ type arcanDispatch struct {
 	Protocol string `json:"protocol"`
 	Version  string `json:"version"`
 	Events   []struct {
-		PartType string `json:"part_type"`
-		Schema   string `json:"schema"`
+		PartType string          `json:"part_type"`
+		Schema   string          `json:"schema"`
+		Effects  json.RawMessage `json:"effects"`
 	} `json:"events"`
-	StoreRecord string `json:"store_record"`
+	StoreRecord  string            `json:"store_record"`
+	Store        json.RawMessage   `json:"store"`
+	RunReasons   map[string]string `json:"run_reasons"`
+	ErrorReasons []string          `json:"error_reasons"`
 }
 
 func loadArcanDispatch(t testing.TB) arcanDispatch {
@@ -479,6 +483,8 @@ func (e arcanExpectation) String() string { return fmt.Sprintf("%d %s %s", e.lin
 
 var arcanExpectRules = map[string]bool{
 	"schema": true, "run-not-started": true, "event-after-finish": true, "iteration-order": true, "unknown-call-id": true,
+	"iteration-sequence": true, "turn-order": true, "tool-call-id": true, "state-patch": true, "run-outcome": true,
+	"run-session": true, "approval-id": true, "store-sequence": true,
 	// json: a line Arcan's reader cannot parse (nested past serde_json's
 	// recursion limit); no schema says so, and the validator's golden
 	// tests check it.
@@ -620,18 +626,40 @@ func arcanEscapeToken(s string) string {
 // fixtures/arcan/README.md defines to a trace, skipping the lines in skip, and
 // returns the findings in line order. It is the executable form of those
 // definitions, so that the .expect files and the README cannot drift apart.
-// Fields of the wrong type are treated as absent, as a state checker that is
-// fed schema-invalid lines would.
+// Fields of the wrong type or out of their Rust type's range are treated as
+// absent, as a state checker that is fed schema-invalid lines would.
 func arcanCheckState(t testing.TB, lines []arcanLine, kind arcanTraceKind, skip map[int]bool) []arcanExpectation {
 	t.Helper()
 	type run struct {
 		started, errored, finished bool
+		session                    string
+		iter                       uint64 // current iteration; 0 before the first
 		maxIter                    uint64
-		calls                      map[string]bool
+		modelOut, toolTurn         bool
+		count, directives          uint64
+		stop                       string
+		revision                   uint64
+		hasRevision                bool
+		calls                      map[string]int // 1 requested, 2 ended
+		approvals, texts           map[string]bool
 	}
 	str := func(m map[string]any, k string) string { s, _ := m[k].(string); return s }
 	obj := func(m map[string]any, k string) map[string]any { o, _ := m[k].(map[string]any); return o }
+	num := func(m map[string]any, k string, max uint64) (uint64, bool) {
+		n, ok := m[k].(json.Number)
+		if !ok {
+			return 0, false
+		}
+		v, err := strconv.ParseUint(n.String(), 10, 64)
+		return v, err == nil && v <= max
+	}
+	const u32 = 1<<32 - 1
+	runReasons := map[string]string{"end_turn": "completed", "needs_user": "needs_user", "safety": "blocked_by_policy", "tool_use": "error", "max_tokens": "error", "unknown": "error"}
+	errorReasons := []string{"error", "blocked_by_policy", "budget_exceeded", "cancelled"}
+	directives := map[string]bool{"text_delta": true, "tool_call_requested": true}
+	afterModel := map[string]bool{"text_delta": true, "tool_call_requested": true, "tool_call_completed": true, "tool_call_failed": true, "state_patched": true, "approval_requested": true, "approval_resolved": true}
 	runs := map[string]*run{}
+	seqs := map[string]uint64{}
 	var out []arcanExpectation
 	for _, l := range lines {
 		if skip[l.no] {
@@ -643,53 +671,170 @@ func arcanCheckState(t testing.TB, lines []arcanLine, kind arcanTraceKind, skip 
 		if err := dec.Decode(&ev); err != nil {
 			t.Fatalf("line %d: %v", l.no, err)
 		}
+		find := func(rule, ptr string) { out = append(out, arcanExpectation{l.no, rule, ptr}) }
+		prefix := ""
 		if kind == arcanStoreTrace {
+			// store-sequence: one more than the branch's previous record.
+			if seq, ok := num(ev, "sequence", 1<<64-1); ok {
+				key := str(ev, "session_id") + "\x00" + str(ev, "branch_id")
+				if prev, ok := seqs[key]; ok && seq != prev+1 {
+					find("store-sequence", "/sequence")
+				}
+				seqs[key] = seq
+			}
 			ev = obj(ev, "event")
+			prefix = "/event"
 		}
 		partType, runID := str(ev, "part_type"), str(ev, "run_id")
 		r := runs[runID]
 		if r == nil {
-			r = &run{calls: map[string]bool{}}
+			r = &run{calls: map[string]int{}, approvals: map[string]bool{}, texts: map[string]bool{}}
 			runs[runID] = r
 		}
-		find := func(rule, ptr string) { out = append(out, arcanExpectation{l.no, rule, ptr}) }
+		find1 := func(rule, ptr string) {
+			if ptr != "-" {
+				ptr = prefix + ptr
+			}
+			find(rule, ptr)
+		}
 		switch {
 		case r.finished, r.errored && partType != "run_finished":
-			find("event-after-finish", "-")
+			find1("event-after-finish", "-")
 			continue
 		case partType == "run_started":
 			r.started = true
+			r.maxIter, _ = num(ev, "max_iterations", u32)
+			r.session = str(ev, "session_id")
 			continue
 		case !r.started:
 			if !(partType == "run_errored" && runID == "unknown") {
-				find("run-not-started", "-")
+				find1("run-not-started", "-")
 			}
 			continue
 		}
-		if n, ok := ev["iteration"].(json.Number); ok {
-			if it, err := strconv.ParseUint(n.String(), 10, 64); err == nil {
-				if it < r.maxIter {
-					find("iteration-order", "/iteration")
-					continue
+		if sid, ok := ev["session_id"].(string); ok && sid != r.session {
+			find1("run-session", "/session_id")
+		}
+		current := true
+		if it, ok := num(ev, "iteration", u32); ok {
+			switch {
+			case it < r.iter:
+				find1("iteration-order", "/iteration")
+				current = false
+			case partType == "iteration_started":
+				if it > r.maxIter || it != r.iter+1 {
+					find1("iteration-sequence", "/iteration")
 				}
-				r.maxIter = it
+				r.iter, r.modelOut, r.count, r.directives = it, false, 0, 0
+			case it > r.iter:
+				find1("iteration-sequence", "/iteration")
+				current = false
+			}
+		} else if _, has := ev["iteration"]; has {
+			current = false
+		}
+		if current && r.iter > 0 {
+			switch {
+			case partType == "context_compacted" && r.modelOut:
+				find1("turn-order", "-")
+			case partType == "model_output":
+				r.modelOut, r.toolTurn, r.directives = true, false, 0
+				r.count, _ = num(ev, "directive_count", 1<<64-1)
+				r.stop = str(ev, "stop_reason")
+			case afterModel[partType] && !r.modelOut:
+				find1("turn-order", "-")
+			case directives[partType]:
+				if r.directives++; r.directives > r.count {
+					find1("turn-order", "-")
+				}
 			}
 		}
 		switch partType {
 		case "tool_call_requested":
-			r.calls[str(obj(ev, "call"), "call_id")] = true
-		case "tool_call_completed":
-			if !r.calls[str(obj(ev, "result"), "call_id")] {
-				find("unknown-call-id", "/result/call_id")
+			if id, ok := obj(ev, "call")["call_id"].(string); ok {
+				if r.calls[id] != 0 {
+					find1("tool-call-id", "/call/call_id")
+				} else {
+					r.calls[id] = 1
+				}
+				r.toolTurn = true
 			}
-		case "tool_call_failed":
-			if !r.calls[str(ev, "call_id")] {
-				find("unknown-call-id", "/call_id")
+		case "tool_call_completed", "tool_call_failed":
+			m, ptr := obj(ev, "result"), "/result/call_id"
+			if partType == "tool_call_failed" {
+				m, ptr = ev, "/call_id"
+			}
+			if id, ok := m["call_id"].(string); ok {
+				switch r.calls[id] {
+				case 0:
+					find1("unknown-call-id", ptr)
+				case 2:
+					find1("tool-call-id", ptr)
+				default:
+					r.calls[id] = 2
+				}
+			}
+		case "state_patched":
+			if rev, ok := num(ev, "revision", 1<<64-1); ok {
+				if r.hasRevision && rev != r.revision+1 {
+					find1("state-patch", "/revision")
+				}
+				r.revision, r.hasRevision = rev, true
+			}
+			if p := obj(ev, "patch"); str(p, "format") == "json_patch" {
+				ops, ok := p["patch"].([]any)
+				for _, op := range ops {
+					o, _ := op.(map[string]any)
+					if _, isOp := o["op"].(string); !isOp {
+						ok = false
+					}
+					if _, isPath := o["path"].(string); !isPath {
+						ok = false
+					}
+				}
+				if !ok {
+					find1("state-patch", "/patch/patch")
+				}
+			}
+		case "text_delta":
+			if d, ok := ev["delta"].(string); ok {
+				r.texts[d] = true
+			}
+		case "approval_requested":
+			r.approvals[str(ev, "approval_id")] = true
+		case "approval_resolved":
+			if id, ok := ev["approval_id"].(string); ok {
+				if !r.approvals[id] {
+					find1("approval-id", "/approval_id")
+				}
+				delete(r.approvals, id)
 			}
 		case "run_errored":
 			r.errored = true
 		case "run_finished":
 			r.finished = true
+			if n, ok := num(ev, "total_iterations", u32); ok && n != r.iter {
+				find1("run-outcome", "/total_iterations")
+			}
+			reason := str(ev, "reason")
+			known := slices.Contains(errorReasons, reason)
+			for _, v := range runReasons {
+				known = known || v == reason
+			}
+			switch {
+			case !known:
+			case r.errored:
+				if !slices.Contains(errorReasons, reason) {
+					find1("run-outcome", "/reason")
+				}
+			case r.stop != "" && !r.toolTurn:
+				if want, ok := runReasons[r.stop]; ok && reason != want {
+					find1("run-outcome", "/reason")
+				}
+			}
+			if fa, ok := ev["final_answer"].(string); ok && !r.texts[fa] {
+				find1("run-outcome", "/final_answer")
+			}
 		}
 	}
 	return out

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -16,6 +17,14 @@ type ArcanTable struct {
 	Version     string        `json:"version"`
 	Events      []*ArcanEvent `json:"events"`
 	StoreRecord string        `json:"store_record"`
+	// Store is what a store record's members mean to the state.
+	Store ArcanStore `json:"store"`
+	// RunReasons maps a model turn's stop_reason to the reason of the
+	// run that ends on that turn without an error.
+	RunReasons map[string]string `json:"run_reasons"`
+	// ErrorReasons are the reasons a run that reported an error may
+	// finish with.
+	ErrorReasons []string `json:"error_reasons"`
 
 	// StoreShape is the emit shape of a store record's own members (its
 	// event has the shape of its variant); nil when it has none.
@@ -26,11 +35,89 @@ type ArcanTable struct {
 type ArcanEvent struct {
 	PartType string `json:"part_type"`
 	Schema   string `json:"schema"`
+	// Effects are what the event does to its run's state.
+	Effects ArcanEffects `json:"effects"`
 
 	// Shape is what Arcan always writes in this event, read from the
 	// schemas' annotations; nil when it writes nothing its reader does not
 	// require.
 	Shape *EmitShape `json:"-"`
+}
+
+// ArcanEffects are what one AgentEvent variant does to the state of its
+// run, as the reference orchestrator emits it. Pointers are JSON pointers
+// into the event.
+type ArcanEffects struct {
+	// StartsRun, ErrorsRun and FinishesRun mark the run's lifecycle
+	// events.
+	StartsRun   bool `json:"starts_run"`
+	ErrorsRun   bool `json:"errors_run"`
+	FinishesRun bool `json:"finishes_run"`
+	// MaxIterations points to the run's iteration budget.
+	MaxIterations string `json:"max_iterations"`
+	// Iteration points to the iteration the event belongs to.
+	Iteration string `json:"iteration"`
+	// StartsIteration: the event opens the iteration Iteration names.
+	StartsIteration bool `json:"starts_iteration"`
+	// Turn is the event's place in its iteration: ArcanBeforeModel
+	// (before the model turn's model_output), ArcanModelOutput (the
+	// model_output itself) or ArcanAfterModel (what the turn's
+	// directives and their tools produce); "" for none.
+	Turn string `json:"turn"`
+	// Directive: the event is the one event of one directive, counted
+	// against the turn's DirectiveCount.
+	Directive bool `json:"directive"`
+	// DirectiveCount and StopReason point to the model turn's count of
+	// directives and its stop reason.
+	DirectiveCount string `json:"directive_count"`
+	StopReason     string `json:"stop_reason"`
+	// Text points to the text the event streams.
+	Text string `json:"text"`
+	// RequestsCall points to the id of a tool call the event requests;
+	// EndsCall to the id of a call the event gives its one outcome.
+	RequestsCall string `json:"requests_call"`
+	EndsCall     string `json:"ends_call"`
+	// Revision points to the state revision after a patch; Patch to the
+	// StatePatch object.
+	Revision string `json:"revision"`
+	Patch    string `json:"patch"`
+	// RequestsApproval and ResolvesApproval point to an approval id.
+	RequestsApproval string `json:"requests_approval"`
+	ResolvesApproval string `json:"resolves_approval"`
+	// Reason, TotalIterations and FinalAnswer point to how a run ended.
+	Reason          string `json:"reason"`
+	TotalIterations string `json:"total_iterations"`
+	FinalAnswer     string `json:"final_answer"`
+}
+
+// Places of an event in its iteration (ArcanEffects.Turn).
+const (
+	ArcanBeforeModel = "before_model_output"
+	ArcanModelOutput = "model_output"
+	ArcanAfterModel  = "after_model_output"
+)
+
+// ArcanStore is what a session-store record's members mean: Sequence
+// points to the record's number within its session's branch, Session and
+// Branch to the names it counts within.
+type ArcanStore struct {
+	Sequence string `json:"sequence"`
+	Session  string `json:"session"`
+	Branch   string `json:"branch"`
+}
+
+// KnownReason reports whether reason is a run stop reason the table
+// names (in RunReasons or ErrorReasons).
+func (t *ArcanTable) KnownReason(reason string) bool {
+	if slices.Contains(t.ErrorReasons, reason) {
+		return true
+	}
+	for _, r := range t.RunReasons {
+		if r == reason {
+			return true
+		}
+	}
+	return false
 }
 
 // Event returns the variant tagged partType, or nil.
@@ -52,6 +139,11 @@ func loadArcan(fsys fs.FS, v *Version, b []byte, check bool) (*ArcanTable, error
 	for i, e := range t.Events {
 		if e.PartType == "" || e.Schema == "" {
 			return nil, fmt.Errorf("dispatch.json: events[%d] needs part_type and schema", i)
+		}
+		switch e.Effects.Turn {
+		case "", ArcanBeforeModel, ArcanModelOutput, ArcanAfterModel:
+		default:
+			return nil, fmt.Errorf("dispatch.json: events[%d] (%s): turn %q is none of %s, %s, %s", i, e.PartType, e.Effects.Turn, ArcanBeforeModel, ArcanModelOutput, ArcanAfterModel)
 		}
 		if err := CheckFile(check, fsys, v, "event "+e.PartType, e.Schema); err != nil {
 			return nil, fmt.Errorf("dispatch.json: %w", err)
@@ -108,6 +200,9 @@ type EmitMember struct {
 	// Nullable is set when the member may be null (the producer writes
 	// null when there is nothing to say).
 	Nullable bool
+	// Value is set when the member is a free-form JSON value (its schema
+	// takes any value), not an optional of one type.
+	Value bool
 }
 
 // EmitChild is the emit shape of one member's value.
@@ -226,7 +321,7 @@ func (r *shapeReader) read1(file, ptr string, node any, depth int) (*EmitShape, 
 		return nil, fmt.Errorf("%s#%s: %w", file, ptr, err)
 	}
 	for _, n := range always {
-		s.Always = append(s.Always, EmitMember{Name: n, Nullable: mayBeNull(props[n])})
+		s.Always = append(s.Always, EmitMember{Name: n, Nullable: mayBeNull(props[n]), Value: anyValue(props[n])})
 	}
 	if s.Omitted, err = names(m, OmittedWhenNone, props); err != nil {
 		return nil, fmt.Errorf("%s#%s: %w", file, ptr, err)
@@ -343,6 +438,21 @@ func mayBeNull(s any) bool {
 	_, cnst := m["const"]
 	_, enum := m["enum"]
 	return !ref && !cnst && !enum
+}
+
+// anyValue reports whether a member's schema takes any JSON value: it
+// names no type, union, reference, constant or enumeration.
+func anyValue(s any) bool {
+	m, ok := s.(map[string]any)
+	if !ok {
+		return false
+	}
+	for _, k := range []string{"type", "anyOf", "oneOf", "$ref", "const", "enum"} {
+		if _, ok := m[k]; ok {
+			return false
+		}
+	}
+	return true
 }
 
 func escapeToken(s string) string {

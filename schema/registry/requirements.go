@@ -21,7 +21,8 @@ type Requirement struct {
 	// ID is the row's stable name ("acp.prompt.cancelled-stop-reason").
 	// A requirement that two versions share has one ID in both.
 	ID string `json:"id"`
-	// Level is "MUST", "MUST NOT", "SHOULD" or "SHOULD NOT".
+	// Level is "MUST", "MUST NOT", "SHOULD" or "SHOULD NOT", or
+	// LevelDescribed.
 	Level string `json:"level"`
 	// Side is the peer the requirement binds: "agent", "client" or
 	// "either" (ARCP: "runtime" for the agent runtime; Arcan: "consumer"
@@ -69,11 +70,17 @@ const (
 	ObserveNone = "none"
 )
 
+// LevelDescribed is the level of a row whose source describes what the
+// reference implementation does rather than stating a keyword (Arcan's
+// notes on its orchestrator): a trace that differs is not what the
+// reference writes, and its finding is a warning.
+const LevelDescribed = "described"
+
 // Levels of a requirement.
-var levels = []string{"MUST", "MUST NOT", "SHOULD", "SHOULD NOT"}
+var levels = []string{"MUST", "MUST NOT", "SHOULD", "SHOULD NOT", LevelDescribed}
 
 // Strong reports whether the requirement is a MUST or a MUST NOT, whose
-// breach is an error; a SHOULD or SHOULD NOT is a warning.
+// breach is an error; a SHOULD, SHOULD NOT or described row is a warning.
 func (q *Requirement) Strong() bool { return q.Level == "MUST" || q.Level == "MUST NOT" }
 
 // Citation is the row's doc and section as one string
@@ -120,7 +127,7 @@ func loadRequirements(fsys fs.FS, v *Version) error {
 		case seen[q.ID]:
 			return fmt.Errorf("%s: id %s is listed twice", where, q.ID)
 		case !slices.Contains(levels, q.Level):
-			return fmt.Errorf("%s (%s): level %q is none of MUST, MUST NOT, SHOULD, SHOULD NOT", where, q.ID, q.Level)
+			return fmt.Errorf("%s (%s): level %q is none of MUST, MUST NOT, SHOULD, SHOULD NOT, described", where, q.ID, q.Level)
 		case !slices.Contains([]string{"agent", "client", "either", "runtime", "consumer"}, q.Side):
 			return fmt.Errorf("%s (%s): side %q is none of agent, client, either, runtime, consumer", where, q.ID, q.Side)
 		case !slices.Contains([]string{ObservePassive, ObserveProbe, ObserveNone}, q.Observe):

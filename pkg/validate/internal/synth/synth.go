@@ -132,7 +132,7 @@ func (g *gen) refill() {
 		g.push(`{"part_type":"run_started","run_id":"%s","session_id":"bench","provider":"claude-sonnet-4-5-20250929","max_iterations":24}`, run)
 		for it := 1; it <= 2; it++ {
 			g.push(`{"part_type":"iteration_started","run_id":"%s","session_id":"bench","iteration":%d}`, run, it)
-			g.push(`{"part_type":"model_output","run_id":"%s","session_id":"bench","iteration":%d,"stop_reason":"tool_use","directive_count":2}`, run, it)
+			g.push(`{"part_type":"model_output","run_id":"%s","session_id":"bench","iteration":%d,"stop_reason":"tool_use","directive_count":5}`, run, it)
 			for i := 0; i < 4; i++ {
 				g.push(`{"part_type":"text_delta","run_id":"%s","session_id":"bench","iteration":%d,"delta":"%s"}`, run, it, text)
 			}

@@ -16,6 +16,9 @@ package arcan
 
 import (
 	"fmt"
+	"hash/maphash"
+	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -117,14 +120,16 @@ func (r *Rules) Start(_ []*protocol.Message, opts protocol.Start) (protocol.Hand
 	if err != nil {
 		return nil, err
 	}
-	return &state{t: t, runs: protocol.NewRecent[*run](maxRuns), reg: r.reg, exercised: protocol.NewExercise(RuleDocs())}, nil
+	return &state{t: t, runs: protocol.NewRecent[*run](maxRuns), seqs: protocol.NewRecent[uint64](maxRuns), reg: r.reg, exercised: protocol.NewExercise(RuleDocs())}, nil
 }
 
 // state follows the runs of one Arcan AgentEvent stream.
 type state struct {
-	t     *tables
-	runs  *protocol.Recent[*run] // the last maxRuns runs
-	lossy bool                   // a line could not be read
+	t    *tables
+	runs *protocol.Recent[*run] // the last maxRuns runs
+	// seqs are the last store sequence of each session branch.
+	seqs  *protocol.Recent[uint64]
+	lossy bool // a line could not be read
 	// exercised are the catalogue rows whose check ran on an event of
 	// the stream.
 	exercised *protocol.Exercise
@@ -143,9 +148,25 @@ func (s *state) Peers() []finding.Peer { return nil }
 type run struct {
 	started, errored, finished bool
 	partial                    bool // first seen after an unreadable line
-	iteration                  int64
-	hasIteration               bool
-	calls                      map[string]bool
+	// iteration is the current iteration; opened is set when its
+	// iteration_started is in the trace.
+	iteration            int64
+	hasIteration, opened bool
+	maxIterations        uint64
+	hasMax               bool
+	session              string
+	hasSession           bool
+	// The current iteration's model turn: whether its model_output came,
+	// its stop reason and directive count, the directive events so far,
+	// and whether it requested a tool call.
+	modelOut, hasCount, toolTurn bool
+	stopReason                   string
+	directiveCount, directives   uint64
+	revision                     uint64
+	hasRevision                  bool
+	calls                        map[string]uint8    // tool call id -> callRequested, callEnded
+	approvals                    map[string]bool     // approvals requested, not resolved
+	texts                        map[uint64]struct{} // hashes of the texts streamed
 }
 
 // maxRuns bounds the runs remembered (see recent); far more than run at
@@ -220,13 +241,14 @@ func (s *state) Step(m *protocol.Message) {
 		m.RTSchema = sch.ID
 	}
 	if loc != nil {
-		emitShape(m, "", d.Root(), s.t.v.Arcan().StoreShape)
+		emitShape(m, "", d.Root(), s.t.v.Arcan().StoreShape, true)
+		s.storeSequence(m)
 	}
 	if e := s.t.v.Arcan().Event(tag); e != nil {
 		if e.Shape != nil {
 			s.exercised.Rule(RuleEmitShape)
 		}
-		emitShape(m, base, ev, e.Shape)
+		emitShape(m, base, ev, e.Shape, false)
 	}
 	s.rules(m, tag, base)
 }
@@ -313,8 +335,9 @@ func firstTooDeep(v any, depth int, loc []string) ([]string, bool) {
 // what Arcan writes: a member it always writes is absent, or a member it
 // leaves out when unset is null. Arcan's reader accepts both; a consumer
 // written against Arcan's output may not. The members come from the
-// schema's annotations (registry.EmitShape).
-func emitShape(m *protocol.Message, ptr string, at int, shape *registry.EmitShape) {
+// schema's annotations (registry.EmitShape); store is set for a store
+// record's own members.
+func emitShape(m *protocol.Message, ptr string, at int, shape *registry.EmitShape, store bool) {
 	if shape == nil {
 		return
 	}
@@ -322,7 +345,7 @@ func emitShape(m *protocol.Message, ptr string, at int, shape *registry.EmitShap
 	if shape.Items != nil {
 		i := 0
 		d.Elements(at, func(e int) bool {
-			emitShape(m, ptr+"/"+strconv.Itoa(i), e, shape.Items)
+			emitShape(m, ptr+"/"+strconv.Itoa(i), e, shape.Items, false)
 			i++
 			return true
 		})
@@ -339,80 +362,367 @@ func emitShape(m *protocol.Message, ptr string, at int, shape *registry.EmitShap
 		if a.Nullable {
 			how = ", as null when there is none"
 		}
-		m.Add(finding.Warning, RuleEmitShape, ptr, "%q is missing: Arcan always writes it%s, and a consumer written against Arcan's output may rely on it (Arcan's own reader fills it in)", a.Name, how)
+		row := "arcan.shape.usage-counters-written"
+		switch {
+		case store:
+			row = "arcan.store.parent-id-written"
+		case a.Value:
+			row = "arcan.shape.value-members-written"
+		case a.Nullable:
+			row = "arcan.shape.null-options-written"
+		}
+		m.Breach(row, finding.Warning, RuleEmitShape, ptr, "%q is missing: Arcan always writes it%s, and a consumer written against Arcan's output may rely on it (Arcan's own reader fills it in)", a.Name, how)
 	}
 	for _, name := range shape.Omitted {
 		if d.Type(d.Member(at, name)) == jsonscan.Null {
-			m.Add(finding.Warning, RuleEmitShape, ptr+"/"+jsonscan.EscapePointer(name), "%q is null: Arcan leaves it out when it is unset and never writes null, so a consumer written against Arcan's output may not expect null (Arcan's own reader takes null as unset)", name)
+			m.Breach("arcan.shape.unset-optional-omitted", finding.Warning, RuleEmitShape, ptr+"/"+jsonscan.EscapePointer(name), "%q is null: Arcan leaves it out when it is unset and never writes null, so a consumer written against Arcan's output may not expect null (Arcan's own reader takes null as unset)", name)
 		}
 	}
 	for _, c := range shape.Members {
 		if v := d.Member(at, c.Name); v >= 0 {
-			emitShape(m, ptr+"/"+jsonscan.EscapePointer(c.Name), v, c.Shape)
+			emitShape(m, ptr+"/"+jsonscan.EscapePointer(c.Name), v, c.Shape, false)
 		}
 	}
 }
 
+// rules applies the run rules to an event, from the effects its variant
+// declares in the version's dispatch table; base is where the event sits
+// in the line ("" bare, "/event" in a store record).
 func (s *state) rules(m *protocol.Message, tag string, base string) {
 	runID, ok := m.String(base + "/run_id")
 	if !ok {
 		return
 	}
+	e := s.t.v.Arcan().Event(tag)
+	if e == nil {
+		return
+	}
+	eff := &e.Effects
 	r, _ := s.runs.Get(runID)
 	if r == nil {
-		r = &run{calls: map[string]bool{}, partial: s.lossy}
+		r = &run{partial: s.lossy}
 		s.runs.Put(runID, r)
 	}
 	s.exercised.Rule(RuleRunNotStarted)
 	s.exercised.Rule(RuleEventAfterFinish)
+	before := len(m.State)
 	switch {
-	case tag == "run_started":
+	case eff.StartsRun:
 		if r.finished {
-			m.Add(finding.Error, RuleEventAfterFinish, "", "run %q starts again after its run_finished: a run id is used for one run only", runID)
+			m.Breach("arcan.run.started-once", finding.Error, RuleEventAfterFinish, "", "run %q starts again after its run_finished: a run id is used for one run only", runID)
 		} else if r.started {
-			m.Add(finding.Error, RuleEventAfterFinish, "", "run %q started twice: run_started comes once, first", runID)
+			m.Breach("arcan.run.started-once", finding.Error, RuleEventAfterFinish, "", "run %q started twice: run_started comes once, first", runID)
 		}
 		r.started = true
+		if n, ok := uintAt(m, base+eff.MaxIterations); ok && eff.MaxIterations != "" {
+			r.maxIterations, r.hasMax = n, true
+		}
 	case r.finished:
-		m.Add(finding.Error, RuleEventAfterFinish, "", "%s after run %q finished: run_finished is the last event of a run", tag, runID)
-	case r.errored && tag != "run_finished":
-		m.Add(finding.Error, RuleEventAfterFinish, "", "%s after run %q errored: only run_finished may follow run_errored", tag, runID)
-	case !r.started && tag == "run_errored":
+		m.Breach("arcan.run.finished-last", finding.Error, RuleEventAfterFinish, "", "%s after run %q finished: run_finished is the last event of a run", tag, runID)
+	case r.errored && !eff.FinishesRun:
+		m.Breach("arcan.run.only-finished-after-error", finding.Error, RuleEventAfterFinish, "", "%s after run %q errored: only run_finished may follow run_errored", tag, runID)
+	case !r.started && eff.ErrorsRun:
 		// The daemon reports a run that failed before it could start
 		// with run_errored alone.
 	case !r.started && !r.partial:
 		m.Add(finding.Error, RuleRunNotStarted, "", "%s for run %q before its run_started: run_started is the first event of every run", tag, runID)
 	}
-	if it, ok := protocol.IntValue(m.At(base + "/iteration")); ok {
-		s.exercised.Rule(RuleIterationOrder)
-		if r.hasIteration && it < r.iteration {
-			m.Add(finding.Error, RuleIterationOrder, base+"/iteration", "iteration %d after iteration %d in run %q: iterations never go back", it, r.iteration, runID)
-		} else {
-			r.iteration, r.hasIteration = it, true
-		}
+	if len(m.State) > before {
+		return // the line's finding is its place in the run's lifecycle
 	}
-	switch tag {
-	case "tool_call_requested":
-		if id, ok := m.String(base + "/call/call_id"); ok {
+	// whole: the run's events are in the trace from its run_started on,
+	// so what the run has not shown did not happen.
+	whole := r.started && !r.partial
+	s.session(m, r, base, runID)
+	current := s.iteration(m, r, eff, tag, base, runID, whole)
+	if current && r.opened {
+		s.turn(m, r, eff, tag, base, runID)
+	}
+	if eff.RequestsCall != "" {
+		s.exercised.Row(RowCallIDUnique)
+		if id, ok := m.String(base + eff.RequestsCall); ok {
 			if r.calls == nil {
-				r.calls = map[string]bool{}
+				r.calls = map[string]uint8{}
 			}
-			r.calls[id] = true
+			if r.calls[id] != 0 {
+				m.Breach(RowCallIDUnique, finding.Warning, RuleToolCallID, base+eff.RequestsCall, "call id %q is requested a second time in run %q: Arcan names each tool call of a run with its own id, and a result could not say which call it answers", id, runID)
+			} else {
+				r.calls[id] = callRequested
+			}
+			r.toolTurn = true
 		}
-	case "tool_call_completed":
-		s.exercised.Rule(RuleUnknownCallID)
-		if id, ok := m.String(base + "/result/call_id"); ok && !r.calls[id] && !s.lossy {
-			m.Add(finding.Error, RuleUnknownCallID, base+"/result/call_id", "tool_call_completed for call %q, which no tool_call_requested of run %q asked for", id, runID)
-		}
-	case "tool_call_failed":
-		s.exercised.Rule(RuleUnknownCallID)
-		if id, ok := m.String(base + "/call_id"); ok && !r.calls[id] && !s.lossy {
-			m.Add(finding.Error, RuleUnknownCallID, base+"/call_id", "tool_call_failed for call %q, which no tool_call_requested of run %q asked for", id, runID)
-		}
-	case "run_errored":
-		r.errored = true
-	case "run_finished":
-		r.finished = true
-		r.calls = nil // no longer needed; keep the state small
 	}
+	if eff.EndsCall != "" {
+		s.exercised.Rule(RuleUnknownCallID)
+		s.exercised.Row(RowOneOutcome)
+		if id, ok := m.String(base + eff.EndsCall); ok && !s.lossy {
+			switch r.calls[id] {
+			case 0:
+				m.Add(finding.Error, RuleUnknownCallID, base+eff.EndsCall, "%s for call %q, which no tool_call_requested of run %q asked for", tag, id, runID)
+			case callEnded:
+				m.Breach(RowOneOutcome, finding.Warning, RuleToolCallID, base+eff.EndsCall, "a second outcome (%s) for call %q of run %q: Arcan gives each tool call one outcome, tool_call_completed or tool_call_failed", tag, id, runID)
+			default:
+				r.calls[id] = callEnded
+			}
+		}
+	}
+	if eff.Revision != "" {
+		s.exercised.Row(RowRevisionSteps)
+		if rev, ok := uintAt(m, base+eff.Revision); ok {
+			if r.hasRevision && rev != r.revision+1 && !(rev == r.revision && rev == math.MaxUint64) {
+				m.Breach(RowRevisionSteps, finding.Warning, RuleStatePatch, base+eff.Revision, "revision %d after revision %d in run %q: Arcan's state revision goes up by one with each applied patch, so the next patch has revision %d", rev, r.revision, runID, r.revision+1)
+			}
+			r.revision, r.hasRevision = rev, true
+		}
+	}
+	if eff.Patch != "" {
+		s.exercised.Row(RowPatchFormat)
+		patchFormat(m, base+eff.Patch)
+	}
+	if eff.Text != "" {
+		if t, ok := m.StringBytes(base + eff.Text); ok {
+			if r.texts == nil {
+				r.texts = map[uint64]struct{}{}
+			}
+			r.texts[maphash.Bytes(textSeed, t)] = struct{}{}
+		}
+	}
+	if eff.RequestsApproval != "" {
+		if id, ok := m.String(base + eff.RequestsApproval); ok {
+			if r.approvals == nil {
+				r.approvals = map[string]bool{}
+			}
+			r.approvals[id] = true
+		}
+	}
+	if eff.ResolvesApproval != "" {
+		s.exercised.Row(RowApprovalAnswers)
+		if id, ok := m.String(base + eff.ResolvesApproval); ok && !s.lossy && whole {
+			if !r.approvals[id] {
+				m.Breach(RowApprovalAnswers, finding.Warning, RuleApprovalID, base+eff.ResolvesApproval, "approval_resolved for approval %q, which no unresolved approval_requested of run %q asked for", id, runID)
+			}
+			delete(r.approvals, id)
+		}
+	}
+	if eff.ErrorsRun {
+		r.errored = true
+	}
+	if eff.FinishesRun {
+		if whole && !r.finished {
+			s.finished(m, r, eff, base, runID)
+		}
+		r.finished = true
+		r.calls, r.texts, r.approvals = nil, nil, nil // no longer needed; keep the state small
+	}
+}
+
+// callRequested and callEnded are a tool call's states in run.calls.
+const (
+	callRequested uint8 = 1 + iota
+	callEnded
+)
+
+// textSeed hashes the texts a run streamed.
+var textSeed = maphash.MakeSeed()
+
+// uintAt reads the unsigned integer literal at ptr, as serde reads a u32,
+// u64 or usize.
+func uintAt(m *protocol.Message, ptr string) (uint64, bool) {
+	i := m.Doc.Find(ptr)
+	if i < 0 || m.Doc.Type(i) != jsonscan.Number {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(m.Doc.Raw(i)), 10, 64)
+	return n, err == nil
+}
+
+// session: every event of a run names the run's session.
+func (s *state) session(m *protocol.Message, r *run, base, runID string) {
+	sid, ok := m.String(base + "/session_id")
+	if !ok {
+		return
+	}
+	s.exercised.Row(RowSameSession)
+	switch {
+	case !r.hasSession:
+		r.session, r.hasSession = sid, true
+	case sid != r.session:
+		m.Breach(RowSameSession, finding.Warning, RuleRunSession, base+"/session_id", "run %q belongs to session %q, but this event names session %q: every event of a run carries its run's session", runID, r.session, sid)
+	}
+}
+
+// iteration follows the run's iterations; it reports whether the event
+// belongs to the current one (or names none).
+func (s *state) iteration(m *protocol.Message, r *run, eff *registry.ArcanEffects, tag, base, runID string, whole bool) bool {
+	if eff.Iteration == "" {
+		return true
+	}
+	ptr := base + eff.Iteration
+	n, ok := uintAt(m, ptr)
+	if !ok || n > math.MaxUint32 {
+		return false // not a u32: the schema's finding
+	}
+	it := int64(n)
+	s.exercised.Rule(RuleIterationOrder)
+	switch {
+	case r.hasIteration && it < r.iteration:
+		m.Add(finding.Error, RuleIterationOrder, ptr, "iteration %d after iteration %d in run %q: iterations never go back", it, r.iteration, runID)
+		return false
+	case eff.StartsIteration:
+		if whole {
+			s.exercised.Row(RowIterationConsecutive)
+			s.exercised.Row(RowIterationWithinMax)
+			want := r.iteration + 1
+			switch {
+			case r.hasMax && n > r.maxIterations:
+				m.Breach(RowIterationWithinMax, finding.Warning, RuleIterationSequence, ptr, "iteration %d of run %q is beyond its max_iterations %d: Arcan ends a run that used its budget with run_errored (max iteration budget exceeded) instead of starting another iteration", it, runID, r.maxIterations)
+			case it != want:
+				m.Breach(RowIterationConsecutive, finding.Warning, RuleIterationSequence, ptr, "iteration %d starts after iteration %d in run %q: Arcan numbers a run's iterations 1, 2, 3, … with none skipped or repeated, so this one would be %d", it, r.iteration, runID, want)
+			}
+		}
+		r.iteration, r.hasIteration, r.opened = it, true, true
+		r.modelOut, r.hasCount, r.directives = false, false, 0
+		return true
+	case r.hasIteration && it == r.iteration:
+		if whole {
+			s.exercised.Row(RowIterationStartFirst)
+		}
+		return true
+	case whole:
+		// An event of an iteration the run has not started.
+		s.exercised.Row(RowIterationStartFirst)
+		now := "has started no iteration"
+		if r.hasIteration {
+			now = fmt.Sprintf("is in iteration %d", r.iteration)
+		}
+		m.Breach(RowIterationStartFirst, finding.Warning, RuleIterationSequence, ptr, "%s carries iteration %d, but run %q %s: the events of an iteration follow its iteration_started, and carry its number", tag, it, runID, now)
+		return false
+	default:
+		// A run first seen mid-way: take the iteration as it comes.
+		r.iteration, r.hasIteration, r.opened = it, true, false
+		return true
+	}
+}
+
+// turn checks an event's place in its iteration: context_compacted before
+// the model turn's model_output, the directives' events after it, and no
+// more directive events than the turn had directives.
+func (s *state) turn(m *protocol.Message, r *run, eff *registry.ArcanEffects, tag, base, runID string) {
+	switch eff.Turn {
+	case registry.ArcanBeforeModel:
+		s.exercised.Row(RowCompactionFirst)
+		if r.modelOut {
+			m.Breach(RowCompactionFirst, finding.Warning, RuleTurnOrder, "", "%s after iteration %d's model_output in run %q: Arcan compacts the context before it calls the model", tag, r.iteration, runID)
+		}
+	case registry.ArcanModelOutput:
+		r.modelOut = true
+		r.stopReason, _ = m.String(base + eff.StopReason)
+		r.directiveCount, r.hasCount = uintAt(m, base+eff.DirectiveCount)
+		r.directives = 0
+		r.toolTurn = false
+	case registry.ArcanAfterModel:
+		s.exercised.Row(RowModelOutputFirst)
+		if !r.modelOut {
+			m.Breach(RowModelOutputFirst, finding.Warning, RuleTurnOrder, "", "%s before iteration %d's model_output in run %q: Arcan emits model_output first, then one event per directive of the model's turn", tag, r.iteration, runID)
+			return
+		}
+		if eff.Directive && r.hasCount {
+			s.exercised.Row(RowDirectiveCount)
+			r.directives++
+			if r.directives > r.directiveCount {
+				m.Breach(RowDirectiveCount, finding.Warning, RuleTurnOrder, "", "%s is directive event %d of iteration %d in run %q, whose model_output has directive_count %d: each directive yields one event", tag, r.directives, r.iteration, runID, r.directiveCount)
+			}
+		}
+	}
+}
+
+// finished checks how a run whose whole history is in the trace ended:
+// total_iterations, the reason against the last model turn or the error,
+// and a final answer that was streamed.
+func (s *state) finished(m *protocol.Message, r *run, eff *registry.ArcanEffects, base, runID string) {
+	if eff.TotalIterations != "" {
+		s.exercised.Row(RowTotalIterations)
+		if n, ok := uintAt(m, base+eff.TotalIterations); ok && n <= math.MaxUint32 {
+			want := uint64(0)
+			if r.hasIteration {
+				want = uint64(r.iteration)
+			}
+			if n != want {
+				m.Breach(RowTotalIterations, finding.Warning, RuleRunOutcome, base+eff.TotalIterations, "total_iterations %d, but the last iteration run %q started is %d: Arcan reports the number of the last iteration_started (0 when there was none)", n, runID, want)
+			}
+		}
+	}
+	if eff.Reason != "" {
+		t := s.t.v.Arcan()
+		if reason, ok := m.String(base + eff.Reason); ok && t.KnownReason(reason) {
+			switch {
+			case r.errored:
+				s.exercised.Row(RowErroredReason)
+				if !slices.Contains(t.ErrorReasons, reason) {
+					m.Breach(RowErroredReason, finding.Warning, RuleRunOutcome, base+eff.Reason, "run %q reported run_errored but finishes with reason %q: after an error Arcan finishes with one of %s", runID, reason, strings.Join(t.ErrorReasons, ", "))
+				}
+			case r.stopReason != "" && !r.toolTurn:
+				s.exercised.Row(RowReasonFollows)
+				if want, ok := t.RunReasons[r.stopReason]; ok && reason != want {
+					m.Breach(RowReasonFollows, finding.Warning, RuleRunOutcome, base+eff.Reason, "run %q finishes with reason %q after a model turn that stopped with %q and no error: Arcan finishes such a run with %q", runID, reason, r.stopReason, want)
+				}
+			}
+		}
+	}
+	if eff.FinalAnswer != "" {
+		s.exercised.Row(RowFinalAnswerStreamed)
+		if t, ok := m.StringBytes(base + eff.FinalAnswer); ok {
+			if _, sent := r.texts[maphash.Bytes(textSeed, t)]; !sent {
+				m.Breach(RowFinalAnswerStreamed, finding.Warning, RuleRunOutcome, base+eff.FinalAnswer, "run %q's final_answer was not streamed: Arcan sends a final answer as a text_delta of the same text before run_finished repeats it", runID)
+			}
+		}
+	}
+}
+
+// patchFormat checks that a json_patch StatePatch holds an RFC 6902
+// operation array: objects with a string op and path.
+func patchFormat(m *protocol.Message, ptr string) {
+	d := &m.Doc
+	at := d.Find(ptr)
+	if at < 0 || !d.StringIs(d.Member(at, "format"), "json_patch") {
+		return
+	}
+	p := d.Member(at, "patch")
+	if p < 0 {
+		return
+	}
+	ok := d.Type(p) == jsonscan.Array
+	if ok {
+		d.Elements(p, func(e int) bool {
+			_, op := d.String(d.Member(e, "op"))
+			_, path := d.String(d.Member(e, "path"))
+			ok = d.Type(e) == jsonscan.Object && op && path
+			return ok
+		})
+	}
+	if !ok {
+		m.Breach(RowPatchFormat, finding.Warning, RuleStatePatch, ptr+"/patch", "a json_patch patch is an RFC 6902 array of operations, each with a string op and path; Arcan could not apply this one to the state")
+	}
+}
+
+// storeSequence: the latest store numbers a session branch's records 1, 2,
+// 3, …; a record whose sequence is not one more than its branch's previous
+// record's is out of step (a record from an older store has none).
+func (s *state) storeSequence(m *protocol.Message) {
+	st := &s.t.v.Arcan().Store
+	if st.Sequence == "" {
+		return
+	}
+	seq, ok := uintAt(m, st.Sequence)
+	if !ok {
+		return
+	}
+	s.exercised.Row(RowStoreSequence)
+	session, _ := m.String(st.Session)
+	branch, _ := m.String(st.Branch)
+	key := session + "\x00" + branch
+	if prev, ok := s.seqs.Get(key); ok && seq != prev+1 && !s.lossy {
+		m.Breach(RowStoreSequence, finding.Warning, RuleStoreSequence, st.Sequence, "sequence %d after sequence %d in session %q, branch %q: the store numbers a branch's records one after another, so this one would be %d", seq, prev, session, branch, prev+1)
+	}
+	s.seqs.Put(key, seq)
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -311,8 +312,19 @@ func TestSerdeDepth(t *testing.T) {
 	record := func(n int) string {
 		return `{"id":"i","session_id":"s","parent_id":null,"timestamp":"2026-04-14T09:30:00Z","event":` + event(n) + `}`
 	}
-	start := `{"part_type":"run_started","run_id":"r","session_id":"s","provider":"p","max_iterations":2}`
-	storeStart := `{"id":"h","session_id":"s","parent_id":null,"timestamp":"2026-04-14T09:30:00Z","event":` + start + `}`
+	// The run up to the deep tool call, so that only the depth is
+	// wrong with it.
+	lead := []string{
+		`{"part_type":"run_started","run_id":"r","session_id":"s","provider":"p","max_iterations":2}`,
+		`{"part_type":"iteration_started","run_id":"r","session_id":"s","iteration":1}`,
+		`{"part_type":"model_output","run_id":"r","session_id":"s","iteration":1,"stop_reason":"tool_use","directive_count":1}`,
+	}
+	start := strings.Join(lead, "\n")
+	var records []string
+	for i, ev := range lead {
+		records = append(records, fmt.Sprintf(`{"id":"h%d","session_id":"s","parent_id":null,"timestamp":"2026-04-14T09:30:00Z","event":%s}`, i, ev))
+	}
+	storeStart := strings.Join(records, "\n")
 	for name, e := range engines(t) {
 		for _, c := range []struct {
 			first, line string
@@ -326,7 +338,7 @@ func TestSerdeDepth(t *testing.T) {
 			got := check(t, e, "deep.jsonl", []byte(c.first+"\n"+c.line+"\n"))
 			var ptrs []string
 			for _, f := range got {
-				if f.Line != 2 || f.Rule != validate.RuleJSON || f.Severity != validate.Error {
+				if f.Line != len(lead)+1 || f.Rule != validate.RuleJSON || f.Severity != validate.Error {
 					t.Errorf("%s: unexpected %s", name, f)
 					continue
 				}
