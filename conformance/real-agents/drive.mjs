@@ -66,7 +66,7 @@
 //     -- /tmp/agents/codex-acp/node_modules/.bin/codex-acp
 
 import { spawn } from "node:child_process";
-import { mkdirSync, openSync, closeSync, renameSync, rmSync, existsSync, unlinkSync } from "node:fs";
+import { mkdirSync, openSync, closeSync, readdirSync, readFileSync, renameSync, rmSync, existsSync, unlinkSync } from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 
@@ -241,6 +241,38 @@ class Unanswered extends Error {
 
 class AgentGone extends Error {}
 
+/**
+ * The processes below pid, from /proc (Linux; elsewhere none): an agent's
+ * launcher may start its real binary in a process group of its own, out of
+ * reach of a signal to the tap's group.
+ */
+function descendants(pid) {
+  const children = new Map();
+  let entries = [];
+  try {
+    entries = readdirSync("/proc").filter((d) => /^\d+$/.test(d));
+  } catch {
+    return [];
+  }
+  for (const d of entries) {
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(d));
+    } catch {}
+  }
+  const out = [];
+  const walk = (p) => {
+    for (const c of children.get(p) ?? []) {
+      out.push(c);
+      walk(c);
+    }
+  };
+  walk(pid);
+  return out;
+}
+
 /** One connection: the tap with the agent behind it, and a line-based client. */
 class Connection {
   constructor(opts, tracePath, stderrPath) {
@@ -375,8 +407,12 @@ class Connection {
     this.send({ jsonrpc: "2.0", method, params });
   }
 
-  /** Ends the connection: stdin closed, then TERM and KILL to the tap's group if it lingers. */
+  /**
+   * Ends the connection: stdin closed, then TERM and KILL to the tap's group
+   * if it lingers, and TERM to whatever the agent started that outlived it.
+   */
   async close() {
+    const below = descendants(this.child.pid);
     this.child.stdin.end();
     const gone = (ms) => Promise.race([this.exit.then(() => true), sleep(ms).then(() => false)]);
     let how = "exited";
@@ -393,6 +429,14 @@ class Connection {
         await this.exit;
       }
     }
+    let left = 0;
+    for (const pid of below) {
+      try {
+        process.kill(pid, "SIGTERM");
+        left++;
+      } catch {} // gone already, as it should be
+    }
+    if (left) how += `; ${left} leftover process(es) of the agent terminated`;
     if (typeof this.errFd === "number") closeSync(this.errFd);
     return how;
   }
