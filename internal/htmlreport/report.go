@@ -24,6 +24,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentproto/agentproto/internal/spool"
 	"github.com/agentproto/agentproto/internal/textsafe"
 	"github.com/agentproto/agentproto/pkg/validate"
 )
@@ -58,10 +59,17 @@ const (
 	DefaultContext  = 3
 )
 
-// Report collects traces, their messages and their findings.
+// Report collects traces, their messages and their findings. A trace that
+// has ended is written out, as the page's data, to a spool (in memory while
+// small, then in a temporary file): memory does not grow with the number of
+// traces.
 type Report struct {
 	opts   Options
-	traces []*traceData
+	traces []*traceData // not yet in done, in order
+	done   spool.Spool  // the JSON of the traces written, separated by commas
+	kept   int          // traces in done
+	rules  map[string]string
+	err    error
 }
 
 // New returns an empty report.
@@ -81,7 +89,7 @@ func New(o Options) *Report {
 	if o.Title == "" {
 		o.Title = "agentproto trace report"
 	}
-	return &Report{opts: o}
+	return &Report{opts: o, rules: map[string]string{}}
 }
 
 // row is one message of a trace, as kept.
@@ -224,6 +232,7 @@ func (r *Report) End(file string, sum validate.Summary) {
 	t.ring = nil
 	t.sum = sum
 	t.ended = true
+	r.keepEnded()
 }
 
 // inert shows the characters a browser may act on rather than show (C1
