@@ -2,7 +2,7 @@
 GO          ?= go
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all generate check test bench bench-goals lint schemas conformance fuzz acp-traces acp-traces-check
+.PHONY: all generate check test bench bench-goals bench-fleet lint schemas conformance fuzz acp-traces acp-traces-check
 
 all: check lint test
 
@@ -31,6 +31,14 @@ bench-goals:
 	$(GO) test -run='^$$' -bench='^BenchmarkGoals$$' -benchtime=9x ./cmd/validate
 	$(GO) test -run='^$$' -bench='^Benchmark(Workers|ErrorTwinACP|ErrorTwinACPTag)$$' -benchtime=3x ./pkg/validate
 	$(GO) test -run='^$$' -bench='^BenchmarkErrorTwin$$' -benchtime=5x ./pkg/validate/rules/arcp
+
+# Peak memory and files per second of validate over generated folders of
+# one-line traces, in every output format (cmd/validate/README.md, Fleets of
+# traces): the goal is a peak under 200 MB whatever the number of traces.
+# AGENTPROTO_FLEET_DIR keeps the generated fleets between runs.
+AGENTPROTO_FLEET ?= 100000,1000000
+bench-fleet:
+	AGENTPROTO_FLEET=$(AGENTPROTO_FLEET) $(GO) test -run='^$$' -bench='^BenchmarkFleet$$' -benchtime=1x -timeout=6h ./cmd/validate
 
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo 'gofmt would change the files above'; exit 1; }

@@ -9,68 +9,78 @@ import (
 	"github.com/agentproto/agentproto/pkg/validate/config"
 )
 
-// ruleSettings returns, per input, the rules to turn off or down: those of
+// ruleFinder finds, per input, the rules to turn off or down: those of
 // the config file (--config, or the .agentproto.json found by walking up
 // from the trace's folder; standard input's from the working directory),
-// then those of --disable and --warn. nil means no change. A config file
-// that does not fit its schema or names an unknown rule is an error.
-func ruleSettings(inputs []input, o options, flags validate.RuleControl) ([]*validate.RuleControl, error) {
-	out := make([]*validate.RuleControl, len(inputs))
-	loaded := map[string]*config.Config{}
-	load := func(p string) (*config.Config, error) {
-		if c, ok := loaded[p]; ok {
-			return c, nil
-		}
-		c, err := config.Load(p)
-		if err != nil {
-			return nil, err
-		}
-		loaded[p] = c
+// then those of --disable and --warn. A config file that does not fit its
+// schema or names an unknown rule is an error. It remembers the config
+// files it loaded and the folder it last looked in, not every trace's.
+type ruleFinder struct {
+	o       options
+	flags   validate.RuleControl
+	loaded  map[string]*config.Config
+	lastDir string
+	lastCfg string // the config path found for lastDir ("" for none)
+	looked  bool
+}
+
+func newRuleFinder(o options, flags validate.RuleControl) *ruleFinder {
+	return &ruleFinder{o: o, flags: flags, loaded: map[string]*config.Config{}}
+}
+
+func (r *ruleFinder) load(p string) (*config.Config, error) {
+	if c, ok := r.loaded[p]; ok {
 		return c, nil
 	}
-	found := map[string]string{} // folder -> config path ("" for none)
-	for i, in := range inputs {
-		if in.err != nil {
-			continue
+	c, err := config.Load(p)
+	if err != nil {
+		return nil, err
+	}
+	r.loaded[p] = c
+	return c, nil
+}
+
+// For returns the rules of in; nil means no change.
+func (r *ruleFinder) For(in input) (*validate.RuleControl, error) {
+	if in.err != nil {
+		return nil, nil
+	}
+	var cfgPath string
+	switch {
+	case r.o.noConfig:
+	case r.o.config != "":
+		cfgPath = r.o.config
+	default:
+		dir := "."
+		if in.name != "-" {
+			dir = filepath.Dir(in.name)
 		}
-		var cfgPath string
-		switch {
-		case o.noConfig:
-		case o.config != "":
-			cfgPath = o.config
-		default:
-			dir := "."
-			if in.name != "-" {
-				dir = filepath.Dir(in.name)
-			}
-			p, ok := found[dir]
-			if !ok {
-				var err error
-				if p, err = config.Find(dir); err != nil {
-					return nil, err
-				}
-				found[dir] = p
-			}
-			cfgPath = p
-		}
-		rc := validate.RuleControl{}
-		if cfgPath != "" {
-			c, err := load(cfgPath)
+		if !r.looked || dir != r.lastDir {
+			p, err := config.Find(dir)
 			if err != nil {
 				return nil, err
 			}
-			name := in.name
-			if name == "-" {
-				name = "."
-			}
-			rc = c.For(name)
+			r.lastDir, r.lastCfg, r.looked = dir, p, true
 		}
-		rc = rc.Merge(flags)
-		if !rc.Empty() {
-			out[i] = &rc
-		}
+		cfgPath = r.lastCfg
 	}
-	return out, nil
+	rc := validate.RuleControl{}
+	if cfgPath != "" {
+		c, err := r.load(cfgPath)
+		if err != nil {
+			return nil, err
+		}
+		name := in.name
+		if name == "-" {
+			name = "."
+		}
+		rc = c.For(name)
+	}
+	rc = rc.Merge(r.flags)
+	if rc.Empty() {
+		return nil, nil
+	}
+	return &rc, nil
 }
 
 // readBaseline reads a --baseline file.

@@ -21,6 +21,7 @@ Usage:
   validate [flags] -- AGENT_CMD [ARGS...]          tap: run an ACP agent and check it live
   validate --replay TRACE [flags] -- AGENT_CMD...  replay a recording against an agent
   validate --listen ADDR --upstream URL [flags]    relay: check a network server's traffic
+  validate --merge [flags] REPORT...               join the reports of a run's shards (--shard K/N)
   validate --list-rules | --explain ID | --version
 
 A check takes its flags before or after the paths; the tap, replay and relay
@@ -56,6 +57,7 @@ var helpCheckGroups = []struct {
 	{"Rules and baselines", []string{"disable", "warn", "config", "no-config", "baseline", "write-baseline"}},
 	{"The requirement catalogue", []string{"list-rules", "explain"}},
 	{"Checking", []string{"workers", "fast", "roundtrip"}},
+	{"Fleets of traces (a CI matrix)", []string{"shard", "merge"}},
 	{"Other flags", nil},
 }
 
@@ -106,7 +108,8 @@ const helpExit = `
 Exit status:
   check   0 no errors (warnings allowed unless --strict), 1 errors found, 2 usage
           or I/O error (a path that cannot be read is also an io finding in every
-          format)
+          format); with --merge, the status one run over every shard's traces
+          would have had
   tap     the agent's (128+N when signal N ended it), or 1 with --fail-on-error
           when the findings include an error; 127 when the agent cannot be
           found, 126 when it cannot be started, 2 for bad flags

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"iter"
 	"os"
 	"path/filepath"
 	"sort"
@@ -27,38 +28,55 @@ var traceExts = []string{".jsonl", ".ndjson", ".sse"}
 // themselves: directions, connection ids, expected findings.
 var sidecarExts = []string{".dir", ".conn", ".expect"}
 
-// expand turns the command-line names into traces: "-" and files stay as
-// they are; folders are walked, in name order, for the files that hold
-// traces; sidecars and documentation are skipped, whether found in a folder
-// or named (as a glob such as traces/* names them). skipped lists the
-// files of the walked folders that were not read because nothing marks
-// them as traces (say, notes.txt or capture.log).
-func expand(names []string) (out []input, skipped []string) {
-	roots := walkRoots(names)
-	for _, n := range names {
-		if n == "-" {
-			out = append(out, input{name: n})
-			continue
-		}
-		st, err := os.Stat(n)
-		switch {
-		case err != nil:
-			out = append(out, input{name: n, err: fmt.Errorf("cannot open the trace: %w", unwrapPath(err))})
-		case st.IsDir():
-			in, sk := walk(n, roots)
-			out = append(out, in...)
-			skipped = append(skipped, sk...)
-		case st.Mode().IsRegular():
-			if !companion(n) {
-				out = append(out, input{name: n})
+// expand turns the command-line names into traces, one at a time, in
+// order: "-" and files stay as they are; folders are walked, one folder at
+// a time and in path order, for the files that hold traces; sidecars and
+// documentation are skipped, whether found in a folder or named (as a glob
+// such as traces/* names them). skip is told each file of the walked
+// folders that is not read because nothing marks it as a trace (say,
+// notes.txt or capture.log). Nothing is kept of an input once it is
+// yielded, so the walk of a folder of a million traces holds one folder's
+// listing at a time.
+func expand(names []string, skip func(string)) iter.Seq[input] {
+	return func(yield func(input) bool) {
+		roots := walkRoots(names)
+		for _, n := range names {
+			if n == "-" {
+				if !yield(input{name: n}) {
+					return
+				}
+				continue
 			}
-		case st.Mode()&fs.ModeNamedPipe != 0:
-			out = append(out, input{name: n}) // validate <(zcat trace.gz)
-		default:
-			out = append(out, input{name: n, err: fmt.Errorf("not a regular file (%s): a trace is a file, a folder of traces, or - for standard input", kindOf(st.Mode()))})
+			st, err := os.Stat(n)
+			var in input
+			switch {
+			case err != nil:
+				in = input{name: n, err: fmt.Errorf("cannot open the trace: %w", unwrapPath(err))}
+			case st.IsDir():
+				w := walker{roots: roots, skip: skip, yield: yield}
+				w.dir(n)
+				if w.stopped {
+					return
+				}
+				if w.found {
+					continue
+				}
+				in = input{name: n, err: fmt.Errorf("the folder holds no trace (files ending in %s, optionally .gz)", strings.Join(traceExts, ", "))}
+			case st.Mode().IsRegular():
+				if companion(n) {
+					continue
+				}
+				in = input{name: n}
+			case st.Mode()&fs.ModeNamedPipe != 0:
+				in = input{name: n} // validate <(zcat trace.gz)
+			default:
+				in = input{name: n, err: fmt.Errorf("not a regular file (%s): a trace is a file, a folder of traces, or - for standard input", kindOf(st.Mode()))}
+			}
+			if !yield(in) {
+				return
+			}
 		}
 	}
-	return out, skipped
 }
 
 // unwrapPath drops the path an *fs.PathError repeats: the finding names
@@ -105,68 +123,103 @@ func isSidecar(name string) bool {
 	return false
 }
 
-// walk lists the traces below dir: files with a trace extension (also
-// gzip-compressed), and files without a known extension whose first bytes
-// look like a trace. Hidden folders (.git) and sidecars are skipped.
-// Unreadable entries are inputs with an error; a folder with no trace is one.
+// walker walks a named folder for traces: files with a trace extension
+// (also gzip-compressed), and files without a known extension whose first
+// bytes look like a trace. Hidden folders (.git) and sidecars are skipped.
+// Unreadable entries are inputs with an error.
 //
 // Only regular files are read. A symbolic link is followed only to a
 // regular file inside one of the named folders (roots): a link with a trace
 // extension to a device, a FIFO, a folder or a file outside them is an
 // input with an error, never opened, so that a folder from a pull request
 // cannot make the walk read /dev/urandom, wait on a pipe or reach files it
-// does not hold. Links to folders are not walked (WalkDir does not follow
-// them).
-func walk(dir string, roots []string) (out []input, skipped []string) {
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			out = append(out, input{name: p, err: fmt.Errorf("cannot read: %w", unwrapPath(err))})
-			if d != nil && d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		base := d.Name()
+// does not hold. Links to folders are not walked.
+//
+// The traces come in the order of their paths as strings (a/b.jsonl before
+// a/b/c.jsonl), each folder listed when the walk reaches it: a folder's
+// entries are sorted with a subfolder's name followed by its separator,
+// which is where its files' paths fall.
+type walker struct {
+	roots   []string
+	skip    func(string)
+	yield   func(input) bool
+	found   bool // an input was yielded
+	stopped bool // yield asked to stop
+}
+
+func (w *walker) emit(in input) {
+	w.found = true
+	if !w.yield(in) {
+		w.stopped = true
+	}
+}
+
+// dir walks the folder p.
+func (w *walker) dir(p string) {
+	ents, err := os.ReadDir(p)
+	if err != nil && len(ents) == 0 {
+		w.emit(input{name: p, err: fmt.Errorf("cannot read: %w", unwrapPath(err))})
+		return
+	}
+	type entry struct {
+		key string
+		d   fs.DirEntry
+	}
+	list := make([]entry, 0, len(ents))
+	for _, d := range ents {
+		k := d.Name()
 		if d.IsDir() {
-			if p != dir && strings.HasPrefix(base, ".") {
-				return fs.SkipDir
-			}
-			return nil
+			k += string(filepath.Separator)
 		}
-		if strings.HasPrefix(base, ".") || companion(p) {
-			return nil
+		list = append(list, entry{k, d})
+	}
+	ents = nil
+	sort.Slice(list, func(i, j int) bool { return list[i].key < list[j].key })
+	for _, e := range list {
+		w.entry(filepath.Join(p, e.d.Name()), e.d)
+		if w.stopped {
+			return
 		}
-		named := hasTraceExt(p)
-		switch {
-		case d.Type().IsRegular():
-		case d.Type()&fs.ModeSymlink != 0:
-			if why := linkProblem(p, roots); why != "" {
-				if named {
-					out = append(out, input{name: p, err: fmt.Errorf("not read: %s", why)})
-				}
-				return nil
-			}
-		default:
-			if named {
-				out = append(out, input{name: p, err: fmt.Errorf("not a regular file (%s): not read", kindOf(d.Type()))})
-			}
-			return nil
-		}
-		if named || filepath.Ext(strings.TrimSuffix(strings.ToLower(base), ".gz")) == "" && looksLikeTrace(p) {
-			out = append(out, input{name: p, walked: true})
-		} else {
-			skipped = append(skipped, p)
-		}
-		return nil
-	})
+	}
 	if err != nil {
-		out = append(out, input{name: dir, err: fmt.Errorf("cannot walk the folder: %w", unwrapPath(err))})
+		// Part of the folder was listed.
+		w.emit(input{name: p, err: fmt.Errorf("cannot read: %w", unwrapPath(err))})
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].name < out[j].name })
-	if len(out) == 0 {
-		out = append(out, input{name: dir, err: fmt.Errorf("the folder holds no trace (files ending in %s, optionally .gz)", strings.Join(traceExts, ", "))})
+}
+
+// entry considers one entry of a folder.
+func (w *walker) entry(p string, d fs.DirEntry) {
+	base := d.Name()
+	if d.IsDir() {
+		if !strings.HasPrefix(base, ".") {
+			w.dir(p)
+		}
+		return
 	}
-	return out, skipped
+	if strings.HasPrefix(base, ".") || companion(p) {
+		return
+	}
+	named := hasTraceExt(p)
+	switch {
+	case d.Type().IsRegular():
+	case d.Type()&fs.ModeSymlink != 0:
+		if why := linkProblem(p, w.roots); why != "" {
+			if named {
+				w.emit(input{name: p, err: fmt.Errorf("not read: %s", why)})
+			}
+			return
+		}
+	default:
+		if named {
+			w.emit(input{name: p, err: fmt.Errorf("not a regular file (%s): not read", kindOf(d.Type()))})
+		}
+		return
+	}
+	if named || filepath.Ext(strings.TrimSuffix(strings.ToLower(base), ".gz")) == "" && looksLikeTrace(p) {
+		w.emit(input{name: p, walked: true})
+	} else if w.skip != nil {
+		w.skip(p)
+	}
 }
 
 // walkRoots returns the named folders, with their symbolic links resolved:
@@ -249,22 +302,30 @@ func looksLikeTrace(p string) bool {
 	return bytes.HasPrefix(head, []byte("{")) || bytes.HasPrefix(head, []byte("data:")) || bytes.HasPrefix(head, []byte("event:"))
 }
 
-// tellSkipped says on stderr how many files of the walked folders were
-// not read, and with verbose names each: a capture saved as .txt or .log
-// is otherwise passed over without a word.
-func tellSkipped(w io.Writer, skipped []string, verbose bool) {
-	if len(skipped) == 0 {
+// skipped tells on stderr of the files of the walked folders that were
+// not read: with verbose each as it is passed, else their count at the end
+// of the run (done). A capture saved as .txt or .log is otherwise passed
+// over without a word.
+type skipped struct {
+	w       io.Writer
+	verbose bool
+	n       int
+}
+
+func (s *skipped) add(p string) {
+	s.n++
+	if s.verbose {
+		fmt.Fprintf(s.w, "validate: not read: %s (not a trace by its name: %s, optionally .gz; nor, without an extension, by its first bytes)\n", escapeText(p), strings.Join(traceExts, ", "))
+	}
+}
+
+func (s *skipped) done() {
+	if s.n == 0 || s.verbose {
 		return
 	}
-	if !verbose {
-		n, them := fmt.Sprintf("%d files", len(skipped)), "them"
-		if len(skipped) == 1 {
-			n, them = "1 file", "it"
-		}
-		fmt.Fprintf(w, "validate: %s of the folders not read: nothing marks %s as a trace (-v names %s; name a file to check it whatever its extension)\n", n, them, them)
-		return
+	n, them := fmt.Sprintf("%d files", s.n), "them"
+	if s.n == 1 {
+		n, them = "1 file", "it"
 	}
-	for _, p := range skipped {
-		fmt.Fprintf(w, "validate: not read: %s (not a trace by its name: %s, optionally .gz; nor, without an extension, by its first bytes)\n", escapeText(p), strings.Join(traceExts, ", "))
-	}
+	fmt.Fprintf(s.w, "validate: %s of the folders not read: nothing marks %s as a trace (-v names %s; name a file to check it whatever its extension)\n", n, them, them)
 }

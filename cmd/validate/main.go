@@ -11,6 +11,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -133,6 +134,15 @@ Examples:
                                             warnings fail too; allow lines up to 64 MiB
   validate --roundtrip session.jsonl        also report what a decode and re-encode with
                                             the generated Go types would change
+  validate --shard 2/4 --format json traces/ > shard-2.json
+                                            check one of four parts of the traces, split by
+                                            path (the same on every machine), as a CI matrix does
+  validate --merge shard-*.json             join the shards' reports into the report and exit
+                                            status one run would have given (JSON, SARIF, JUnit)
+
+Memory does not grow with the number of traces: each trace's findings are
+written as it ends, and what the summary needs of it waits in a temporary
+file; folders are walked as they are read.
 `
 
 type options struct {
@@ -154,6 +164,8 @@ type options struct {
 	coverage  bool
 	verbose   bool
 	version   bool
+	shard     shardFlag
+	merge     bool
 }
 
 // listFlag is a repeatable flag whose values may also be comma-separated.
@@ -246,6 +258,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fl.StringVar(&o.explain, "explain", "", "print the catalogue row `ID` (a requirement a finding names) with its citation and an example trace that breaks it, or what a rule a finding names catches and why it is an error or a warning, and exit")
 	fl.BoolVar(&o.version, "version", false, "print the module version and VCS revision this validate was built from, and exit")
 	fl.BoolVar(&o.verbose, "v", false, "in the text summary, every trace's details (how its version was decided, its peers, its requirements; without -v a trace with no finding gets one line), and on stderr each file of the walked folders not read as a trace (without -v, their count)")
+	fl.Var(&o.shard, "shard", "check only shard `K/N` of the traces (K from 1 to N): a stable partition by path, the same on every machine whatever the files hold or the order they are listed in; an empty shard is no error. --merge joins the shards' JSON, SARIF or JUnit reports")
+	fl.BoolVar(&o.merge, "merge", false, "read the paths as the reports of the shards of one run (--shard, each written with --format json, sarif or junit) and write the report one run would have written, with its exit status: SARIF and JUnit merge into their own format, JSON into any but html")
 	fl.BoolVar(&o.coverage, "coverage", false, "after the summary, list per trace the requirements it violated, exercised and never reached (text format; --format json always has them)")
 	// The flag package calls Usage on every parse error; the help is
 	// printed below, on standard output, only when asked for.
@@ -292,6 +306,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		return exitOK
 	}
+	if o.merge {
+		formatSet := false
+		fl.Visit(func(f *flag.Flag) { formatSet = formatSet || f.Name == "format" })
+		return runMerge(files, o, formatSet, stdout, stderr, pl)
+	}
 	if len(files) == 0 {
 		fmt.Fprintf(stderr, "validate: no trace given: name one or more files or folders, or - for standard input\n%s", usageHint)
 		return exitUsage
@@ -336,17 +355,39 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return fail("%s", escapeText(strings.TrimPrefix(err.Error(), "validate: ")))
 	}
 
-	inputs, skipped := expand(files)
-	tellSkipped(stderr, skipped, o.verbose)
-	if len(inputs) == 0 {
+	// The inputs come one at a time (expand walks folders as it goes);
+	// the first two are looked at before the run begins.
+	sk := &skipped{w: stderr, verbose: o.verbose}
+	var inputs iter.Seq[input] = expand(files, sk.add)
+	if o.shard.n > 0 {
+		inputs = o.shard.filter(inputs)
+	}
+	next, stop := iter.Pull(inputs)
+	defer stop()
+	var pending []input
+	for range 2 {
+		if in, ok := next(); ok {
+			pending = append(pending, in)
+		}
+	}
+	if len(pending) == 0 && o.shard.n == 0 {
+		sk.done()
 		return fail("no trace among the named files: sidecars (.dir, .conn, .expect) and README or Markdown files are not traces")
 	}
-	if o.direction != "" && len(inputs) != 1 {
-		return fail("--direction names the sidecar of one trace, but %d traces were found", len(inputs))
+	if o.direction != "" && len(pending) != 1 {
+		sk.done()
+		if len(pending) == 0 {
+			return fail("--direction names the sidecar of one trace, but this shard holds none")
+		}
+		return fail("--direction names the sidecar of one trace, but more than one trace was found")
 	}
-	rules, err := ruleSettings(inputs, o, flagRules)
-	if err != nil {
-		return fail("%s", escapeText(err.Error()))
+	rulesFor := newRuleFinder(o, flagRules)
+	if len(pending) > 0 {
+		// A config file that is wrong stops the run before it begins
+		// when the first trace uses it.
+		if _, err := rulesFor.For(pending[0]); err != nil {
+			return fail("%s", escapeText(err.Error()))
+		}
 	}
 	var baseline *validate.Baseline
 	if o.baseline != "" {
@@ -384,13 +425,25 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	var total validate.Summary
 	ioFailed := false
-	for i, in := range inputs {
+	var cfgErr error
+	for {
+		var in input
+		var ok bool
+		if len(pending) > 0 {
+			in, pending = pending[0], pending[1:]
+		} else if in, ok = next(); !ok {
+			break
+		}
+		rules, err := rulesFor.For(in)
+		if err != nil {
+			cfgErr = err
+			break
+		}
 		var sum validate.Summary
-		var err error
 		if in.err != nil {
 			sum, err = ioFinding(in.name, in.err, report)
 		} else {
-			sum, err = checkOne(ctx, eng, in.name, o, stdin, stderr, fileChecks{rules: rules[i], baseline: baseline, message: out.records(in.name), walked: in.walked}, report)
+			sum, err = checkOne(ctx, eng, in.name, o, stdin, stderr, fileChecks{rules: rules, baseline: baseline, message: out.records(in.name), walked: in.walked}, report)
 		}
 		// What the trace was read as goes to the printer, which
 		// keeps it out of memory; the run keeps only counts.
@@ -404,6 +457,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if ctx.Err() != nil {
 			break
 		}
+	}
+	sk.done()
+	if cfgErr != nil {
+		out.err()
+		return fail("%s", escapeText(cfgErr.Error()))
 	}
 	out.ioFailed = ioFailed || ctx.Err() != nil
 	out.known = baseline.Matched()
