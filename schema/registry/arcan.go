@@ -84,10 +84,25 @@ type ArcanEffects struct {
 	// RequestsApproval and ResolvesApproval point to an approval id.
 	RequestsApproval string `json:"requests_approval"`
 	ResolvesApproval string `json:"resolves_approval"`
+	// NotWritten are members the producer never writes in an object of
+	// the event, though its reader ignores them, each set with the
+	// catalogue row that says so.
+	NotWritten []ArcanMembers `json:"not_written"`
+	// UsageIfTokens points to token usage the producer writes only when
+	// the run used tokens (input plus output above zero).
+	UsageIfTokens string `json:"usage_if_tokens"`
 	// Reason, TotalIterations and FinalAnswer point to how a run ended.
 	Reason          string `json:"reason"`
 	TotalIterations string `json:"total_iterations"`
 	FinalAnswer     string `json:"final_answer"`
+}
+
+// ArcanMembers are members of the object at At, for the catalogue row
+// Row.
+type ArcanMembers struct {
+	At      string   `json:"at"`
+	Members []string `json:"members"`
+	Row     string   `json:"row"`
 }
 
 // Places of an event in its iteration (ArcanEffects.Turn).
@@ -186,6 +201,10 @@ type EmitShape struct {
 	Always []EmitMember
 	// Omitted are the members left out rather than written as null.
 	Omitted []string
+	// Free are the members whose value is free-form JSON (a
+	// serde_json::Value): the producer writes their object keys sorted,
+	// at every depth.
+	Free []string
 	// Members are the shapes of member values that are objects (or,
 	// through Items, arrays of objects), by member name, in name order.
 	Members []EmitChild
@@ -332,6 +351,11 @@ func (r *shapeReader) read1(file, ptr string, node any, depth int) (*EmitShape, 
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
+		if anyValue(props[k]) {
+			s.Free = append(s.Free, k)
+		}
+	}
+	for _, k := range keys {
 		c, err := r.shape(file, ptr+"/properties/"+escapeToken(k), props[k], depth+1)
 		if err != nil {
 			return nil, err
@@ -340,7 +364,7 @@ func (r *shapeReader) read1(file, ptr string, node any, depth int) (*EmitShape, 
 			s.Members = append(s.Members, EmitChild{Name: k, Shape: c})
 		}
 	}
-	if len(s.Always) == 0 && len(s.Omitted) == 0 && len(s.Members) == 0 {
+	if len(s.Always) == 0 && len(s.Omitted) == 0 && len(s.Members) == 0 && len(s.Free) == 0 {
 		return nil, nil
 	}
 	return s, nil

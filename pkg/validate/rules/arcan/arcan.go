@@ -15,6 +15,7 @@
 package arcan
 
 import (
+	"bytes"
 	"fmt"
 	"hash/maphash"
 	"math"
@@ -249,6 +250,8 @@ func (s *state) Step(m *protocol.Message) {
 			s.exercised.Rule(RuleEmitShape)
 		}
 		emitShape(m, base, ev, e.Shape, false)
+		tagFirst(m, base, ev)
+		notWritten(m, base, &e.Effects)
 	}
 	s.rules(m, tag, base)
 }
@@ -376,6 +379,11 @@ func emitShape(m *protocol.Message, ptr string, at int, shape *registry.EmitShap
 	for _, name := range shape.Omitted {
 		if d.Type(d.Member(at, name)) == jsonscan.Null {
 			m.Breach("arcan.shape.unset-optional-omitted", finding.Warning, RuleEmitShape, ptr+"/"+jsonscan.EscapePointer(name), "%q is null: Arcan leaves it out when it is unset and never writes null, so a consumer written against Arcan's output may not expect null (Arcan's own reader takes null as unset)", name)
+		}
+	}
+	for _, name := range shape.Free {
+		if v := d.Member(at, name); v >= 0 {
+			sortedKeys(m, ptr+"/"+jsonscan.EscapePointer(name), v)
 		}
 	}
 	for _, c := range shape.Members {
@@ -725,4 +733,84 @@ func (s *state) storeSequence(m *protocol.Message) {
 		m.Breach(RowStoreSequence, finding.Warning, RuleStoreSequence, st.Sequence, "sequence %d after sequence %d in session %q, branch %q: the store numbers a branch's records one after another, so this one would be %d", seq, prev, session, branch, prev+1)
 	}
 	s.seqs.Put(key, seq)
+}
+
+// tagFirst: Arcan writes part_type first (serde's internal tagging), then
+// the variant's fields; its reader takes the tag anywhere.
+func tagFirst(m *protocol.Message, base string, ev int) {
+	first := true
+	m.Doc.MemberBytes(ev, func(key []byte, _ int) bool {
+		first = string(key) == "part_type"
+		return false
+	})
+	if !first {
+		m.Breach("arcan.shape.tag-first", finding.Warning, RuleEmitShape, base+"/part_type", "\"part_type\" is not the first member: Arcan writes the tag first, then the variant's fields, and a consumer matching Arcan's bytes may rely on it (Arcan's own reader finds the tag anywhere)")
+	}
+}
+
+// sortedKeys: Arcan's serde_json keeps the objects of a free-form JSON
+// value in sorted maps, so their keys come out in ascending byte order at
+// every depth; it reports the first object, depth first, whose keys do
+// not.
+func sortedKeys(m *protocol.Message, ptr string, at int) bool {
+	d := &m.Doc
+	switch d.Type(at) {
+	case jsonscan.Object:
+		var prev []byte
+		ok := true
+		d.MemberBytes(at, func(key []byte, _ int) bool {
+			if prev != nil && bytes.Compare(prev, key) > 0 {
+				ok = false
+			}
+			prev = key
+			return ok
+		})
+		if !ok {
+			m.Breach("arcan.shape.value-keys-sorted", finding.Warning, RuleEmitShape, ptr, "the keys of this object are not in ascending order: Arcan writes free-form JSON values with their object keys sorted, at every depth, and a consumer matching Arcan's bytes may rely on it")
+			return false
+		}
+		d.Members(at, func(key string, v int) bool {
+			ok = sortedKeys(m, ptr+"/"+jsonscan.EscapePointer(key), v)
+			return ok
+		})
+		return ok
+	case jsonscan.Array:
+		i, ok := 0, true
+		d.Elements(at, func(e int) bool {
+			ok = sortedKeys(m, ptr+"/"+strconv.Itoa(i), e)
+			i++
+			return ok
+		})
+		return ok
+	}
+	return true
+}
+
+// notWritten: members Arcan never writes in an event (ToolResult's extras
+// on tool_call_completed's summary), and a run's usage written although
+// the run used no tokens.
+func notWritten(m *protocol.Message, base string, eff *registry.ArcanEffects) {
+	d := &m.Doc
+	for _, nw := range eff.NotWritten {
+		at := d.Find(base + nw.At)
+		if at < 0 || d.Type(at) != jsonscan.Object {
+			continue
+		}
+		for _, name := range nw.Members {
+			if d.Member(at, name) >= 0 {
+				m.Breach(nw.Row, finding.Warning, RuleEmitShape, base+nw.At+"/"+jsonscan.EscapePointer(name), "%q is here, but Arcan never writes it in this object; a consumer written against Arcan's output does not expect it (Arcan's own reader ignores it)", name)
+			}
+		}
+	}
+	if eff.UsageIfTokens != "" {
+		ptr := base + eff.UsageIfTokens
+		if d.Type(d.Find(ptr)) != jsonscan.Object {
+			return
+		}
+		in, ok1 := uintAt(m, ptr+"/input_tokens")
+		out, ok2 := uintAt(m, ptr+"/output_tokens")
+		if (ok1 || ok2) && in == 0 && out == 0 {
+			m.Breach("arcan.shape.run-usage-only-when-tokens", finding.Warning, RuleEmitShape, ptr, "usage with no input or output tokens: Arcan writes a run's usage only when the run used tokens, and leaves it out otherwise")
+		}
+	}
 }

@@ -260,6 +260,8 @@ func expectOne(t *testing.T, e *validate.Engine, ev map[string]any, ptr, member,
 	var shape []validate.Finding
 	for _, fd := range got {
 		switch {
+		case fd.Rule == arcan.RuleEmitShape && fd.Requirement == "arcan.shape.tag-first":
+			// json.Marshal sorts the members, so the tag is seldom first.
 		case fd.Rule == arcan.RuleEmitShape:
 			shape = append(shape, fd)
 		case fd.Severity == validate.Error && fd.Rule == validate.RuleSchema:
