@@ -2768,9 +2768,24 @@ type EnvelopeResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// ResponseID is the `id` of a response: the `id` of the request it answers, or
-// null in an error that answers a message whose `id` could not be read.
-type ResponseID = RequestID
+// ResponseID is the `id` of a response: the `id` of the request it answers (a
+// string or an integer), or null in an error that answers a message whose `id`
+// could not be read.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// ResponseIDNull, ResponseIDInteger, ResponseIDString.
+type ResponseID interface {
+	isResponseID()
+}
+
+// ResponseIDNull is no id could be read from the message answered.
+type ResponseIDNull struct{}
+
+// ResponseIDInteger is an integer identifier (64-bit signed).
+type ResponseIDInteger int64
+
+// ResponseIDString is a string identifier.
+type ResponseIDString string
 
 // Request is a call that expects an answer: it carries an `id`, which the
 // answer repeats.
@@ -32239,7 +32254,7 @@ func (x *EnvelopeResponse) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			{
-				v0, err := DecodeRequestID(d)
+				v0, err := DecodeResponseID(d)
 				if err != nil {
 					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
 						return err
@@ -32321,7 +32336,7 @@ func (x *EnvelopeResponse) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"jsonrpc\":")
 	e.RawValue("\"2.0\"")
 	e.RawKey("\"id\":")
-	EncodeRequestID(e, x.ID)
+	EncodeResponseID(e, x.ID)
 	if x.Result != nil {
 		e.RawKey("\"result\":")
 		e.Raw(x.Result)
@@ -32339,7 +32354,7 @@ func (x *EnvelopeResponse) CheckWire(c *wire.Checker, p string) {
 		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
-		CheckRequestID(c, p, x.ID)
+		CheckResponseID(c, p, x.ID)
 	}
 	if x.Error != nil {
 		p := c.Join(p, "error")
@@ -32376,6 +32391,165 @@ func (x *EnvelopeResponse) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x EnvelopeResponse) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeResponseID decodes a ResponseID from d.
+func DecodeResponseID(d *wire.Decoder) (ResponseID, error) {
+	switch d.Kind() {
+	case wire.KindNull:
+		if err := d.Skip(); err != nil {
+			return nil, err
+		}
+		return ResponseIDNull{}, nil
+	case wire.KindNumber:
+		v := new(ResponseIDInteger)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, wire.WantTypes(err, "null or integer or string")
+		}
+		return *v, nil
+	case wire.KindString:
+		v := new(ResponseIDString)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	}
+	return nil, d.TypeError("null or integer or string")
+}
+
+// EncodeResponseID encodes v to e; a nil v is null.
+func EncodeResponseID(e *wire.Encoder, v ResponseID) {
+	switch v := v.(type) {
+	case ResponseIDNull:
+		e.Null()
+	case ResponseIDInteger:
+		v.EncodeWire(e)
+	case ResponseIDString:
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckResponseID records in c every constraint v breaks, under the JSON pointer p.
+func CheckResponseID(c *wire.Checker, p string, v ResponseID) {
+	switch v := v.(type) {
+	case ResponseIDInteger:
+		v.CheckWire(c, p)
+	case ResponseIDString:
+		v.CheckWire(c, p)
+	}
+}
+
+// UnmarshalResponseID decodes a ResponseID from data, strictly.
+func UnmarshalResponseID(data []byte) (ResponseID, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeResponseID(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalResponseID encodes v.
+func MarshalResponseID(v ResponseID) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeResponseID(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateResponseID checks v against its schema's constraints and returns every violation.
+func ValidateResponseID(v ResponseID) error {
+	var c wire.Checker
+	CheckResponseID(&c, "", v)
+	return c.Err()
+}
+
+func (ResponseIDNull) isResponseID() {}
+
+func (ResponseIDInteger) isResponseID() {}
+
+// DecodeWire decodes the value from d.
+func (x *ResponseIDInteger) DecodeWire(d *wire.Decoder) error {
+	var v int64
+	{
+		v1, err := d.Int64()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ResponseIDInteger(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ResponseIDInteger) EncodeWire(e *wire.Encoder) {
+	v := int64(*x)
+	e.Int64(int64(v))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ResponseIDInteger) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ResponseIDInteger) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ResponseIDInteger) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ResponseIDInteger) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (ResponseIDString) isResponseID() {}
+
+// DecodeWire decodes the value from d.
+func (x *ResponseIDString) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ResponseIDString(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ResponseIDString) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ResponseIDString) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ResponseIDString) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ResponseIDString) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ResponseIDString) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -32734,7 +32908,7 @@ func (x *Response) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			{
-				v0, err := DecodeRequestID(d)
+				v0, err := DecodeResponseID(d)
 				if err != nil {
 					if err := d.Recover(wire.At(err, "id"), start, 0); err != nil {
 						return err
@@ -32816,7 +32990,7 @@ func (x *Response) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"jsonrpc\":")
 	e.RawValue("\"2.0\"")
 	e.RawKey("\"id\":")
-	EncodeRequestID(e, x.ID)
+	EncodeResponseID(e, x.ID)
 	if x.Result != nil {
 		e.RawKey("\"result\":")
 		e.Raw(x.Result)
@@ -32834,7 +33008,7 @@ func (x *Response) CheckWire(c *wire.Checker, p string) {
 		c.FailKeyword(c.Join(p, "id"), "type", "a value is required")
 	} else {
 		p := c.Join(p, "id")
-		CheckRequestID(c, p, x.ID)
+		CheckResponseID(c, p, x.ID)
 	}
 	if x.Error != nil {
 		p := c.Join(p, "error")
@@ -41207,7 +41381,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				return !c.Failed()
 			},
 		}, true
-	case "https://agentproto.dev/schema/acp/v2/jsonrpc.json#/$defs/RequestId", "https://agentproto.dev/schema/acp/v2/jsonrpc.json#/$defs/ResponseId":
+	case "https://agentproto.dev/schema/acp/v2/jsonrpc.json#/$defs/RequestId":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				u, _ := v.(RequestID)
@@ -41255,6 +41429,28 @@ func Lookup(id string) (wire.Codec, bool) {
 				c.Quiet()
 				v.CheckWire(&c, "")
 				return !c.Failed()
+			},
+		}, true
+	case "https://agentproto.dev/schema/acp/v2/jsonrpc.json#/$defs/ResponseId":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				u, _ := v.(ResponseID)
+				CheckResponseID(c, p, u)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				return DecodeResponseID(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				u, _ := v.(ResponseID)
+				EncodeResponseID(e, u)
+			},
+			Name: "ResponseID",
+			ValidateValue: func(v any) error {
+				var c wire.Checker
+				u, _ := v.(ResponseID)
+				CheckResponseID(&c, "", u)
+				return c.Err()
 			},
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.cancel.params.json#", "https://agentproto.dev/schema/acp/v2/session.cancel.params.json":
