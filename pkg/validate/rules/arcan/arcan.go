@@ -756,19 +756,34 @@ func sortedKeys(m *protocol.Message, ptr string, at int) bool {
 	d := &m.Doc
 	switch d.Type(at) {
 	case jsonscan.Object:
-		var prev []byte
-		ok := true
+		var prev, late []byte
+		escaped := false
 		d.MemberBytes(at, func(key []byte, _ int) bool {
+			escaped = escaped || bytes.IndexByte(key, '\\') >= 0
 			if prev != nil && bytes.Compare(prev, key) > 0 {
-				ok = false
+				late = key
+				return false
 			}
 			prev = key
-			return ok
+			return true
 		})
-		if !ok {
-			m.Breach("arcan.shape.value-keys-sorted", finding.Warning, RuleEmitShape, ptr, "the keys of this object are not in ascending order: Arcan writes free-form JSON values with their object keys sorted, at every depth, and a consumer matching Arcan's bytes may rely on it")
+		if escaped {
+			// Compare the keys as they read, not as they are written.
+			prev, late = nil, nil
+			d.Members(at, func(key string, _ int) bool {
+				if prev != nil && string(prev) > key {
+					late = []byte(key)
+					return false
+				}
+				prev = []byte(key)
+				return true
+			})
+		}
+		if late != nil {
+			m.Breach("arcan.shape.value-keys-sorted", finding.Warning, RuleEmitShape, ptr, "key %q comes after %q: Arcan writes free-form JSON values with their object keys sorted, at every depth, and a consumer matching Arcan's bytes may rely on it", late, prev)
 			return false
 		}
+		ok := true
 		d.Members(at, func(key string, v int) bool {
 			ok = sortedKeys(m, ptr+"/"+jsonscan.EscapePointer(key), v)
 			return ok
@@ -810,7 +825,7 @@ func notWritten(m *protocol.Message, base string, eff *registry.ArcanEffects) {
 		in, ok1 := uintAt(m, ptr+"/input_tokens")
 		out, ok2 := uintAt(m, ptr+"/output_tokens")
 		if (ok1 || ok2) && in == 0 && out == 0 {
-			m.Breach("arcan.shape.run-usage-only-when-tokens", finding.Warning, RuleEmitShape, ptr, "usage with no input or output tokens: Arcan writes a run's usage only when the run used tokens, and leaves it out otherwise")
+			m.Breach("arcan.shape.run-usage-only-when-tokens", finding.Warning, RuleEmitShape, ptr, "%q counts no input or output tokens: Arcan writes a run's usage only when the run used tokens, and leaves it out otherwise", eff.UsageIfTokens[strings.LastIndexByte(eff.UsageIfTokens, '/')+1:])
 		}
 	}
 }

@@ -355,3 +355,32 @@ func TestSerdeDepth(t *testing.T) {
 		}
 	}
 }
+
+// TestSortedKeysAsRead: the keys of a free-form value are compared as
+// Arcan's sorted map holds them, decoded: `a"b` sorts before `a#`
+// although its escaped form does not.
+func TestSortedKeysAsRead(t *testing.T) {
+	lead := `{"part_type":"run_started","run_id":"r","session_id":"s","provider":"p","max_iterations":2}
+{"part_type":"iteration_started","run_id":"r","session_id":"s","iteration":1}
+{"part_type":"model_output","run_id":"r","session_id":"s","iteration":1,"stop_reason":"tool_use","directive_count":1}
+`
+	call := func(input string) string {
+		return lead + `{"part_type":"tool_call_requested","run_id":"r","session_id":"s","iteration":1,"call":{"call_id":"c","tool_name":"t","input":` + input + `}}` + "\n"
+	}
+	for name, e := range engines(t) {
+		for input, want := range map[string]int{`{"a\"b":1,"a#":2}`: 0, `{"a#":1,"a\"b":2}`: 1, `{"b":{"y":1,"x":2},"a":0}`: 1, `[{"b":1,"a":2}]`: 1} {
+			got := check(t, e, "keys.jsonl", []byte(call(input)))
+			n := 0
+			for _, f := range got {
+				if f.Requirement == "arcan.shape.value-keys-sorted" {
+					n++
+				} else {
+					t.Errorf("%s %s: unexpected %s", name, input, f)
+				}
+			}
+			if n != want {
+				t.Errorf("%s %s: %d unsorted-key warnings, want %d", name, input, n, want)
+			}
+		}
+	}
+}
