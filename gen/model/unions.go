@@ -558,7 +558,7 @@ func hasConstField(t *Type, tag string) bool {
 // is a plain $ref, or {tag const} with allOf: [$ref] and nothing else. The
 // union itself must add no properties of its own.
 func (b *builder) wrapped(vi *variantInfo, tag string, union *load.Schema) *load.Schema {
-	if len(union.Properties) > 0 || len(union.AllOf) > 0 {
+	if hasOwnMembers(union) || len(union.AllOf) > 0 {
 		return nil
 	}
 	s := vi.s

@@ -144,7 +144,7 @@ func (b *builder) fillUntagged(t *Type, s *load.Schema, infos []*variantInfo) er
 			}
 			var err error
 			if k == "object" {
-				v.Type, err = b.objectVariant(t, vi, hint, v.Doc, byKind["object"])
+				v.Type, err = b.objectVariant(t, s, vi, hint, v.Doc, byKind["object"])
 			} else {
 				v.Type, err = b.valueVariant(t, vi, k, hint, v.Doc, items[vi])
 			}
@@ -179,11 +179,17 @@ func (b *builder) scalarVariant(t *Type, s *load.Schema, k string, r *Ref) *Vari
 }
 
 // objectVariant is the type of an object alternative of an untagged
-// union: the struct of the schema it refers to, when that is no union's
-// variant yet, else a struct of its own, named by its title or by what
-// its schema says beside the other object alternatives (objects).
-func (b *builder) objectVariant(t *Type, vi *variantInfo, hint, doc string, objects []*variantInfo) (*Type, error) {
-	if vi.res != vi.s && isObject(vi.res) {
+// union s: the struct of the schema it refers to, when that is no union's
+// variant yet and s gives its variants no members of its own, else a
+// struct of its own (the members of s first), named by its title or by
+// what its schema says beside the other object alternatives (objects).
+func (b *builder) objectVariant(t *Type, s *load.Schema, vi *variantInfo, hint, doc string, objects []*variantInfo) (*Type, error) {
+	var base *load.Schema
+	if hasOwnMembers(s) {
+		// Members beside the oneOf belong to every variant.
+		base = s
+	}
+	if vi.res != vi.s && isObject(vi.res) && base == nil {
 		nt, err := b.named(vi.res)
 		if err != nil {
 			return nil, err
@@ -214,7 +220,7 @@ func (b *builder) objectVariant(t *Type, vi *variantInfo, hint, doc string, obje
 		// the object's schema (closed if it is closed).
 		src = vi.res
 	}
-	if err := b.fillStruct(vt, src, nil); err != nil {
+	if err := b.fillStruct(vt, src, base); err != nil {
 		return nil, err
 	}
 	return vt, nil

@@ -30,6 +30,7 @@ import (
 	"github.com/agentproto/agentproto/gen/internal/difftest/opentag"
 	"github.com/agentproto/agentproto/gen/internal/difftest/optionaltag"
 	"github.com/agentproto/agentproto/gen/internal/difftest/recursive"
+	"github.com/agentproto/agentproto/gen/internal/difftest/shared"
 	"github.com/agentproto/agentproto/gen/internal/difftest/shapes"
 	"github.com/agentproto/agentproto/gen/internal/difftest/tuple"
 	"github.com/agentproto/agentproto/gen/internal/difftest/tuple7"
@@ -43,6 +44,7 @@ var lookups = map[string]func(string) (wire.Codec, bool){
 	"draft04": draft04.Lookup, "defaulttag": defaulttag.Lookup, "nestedtag": nestedtag.Lookup,
 	"kinds7": kinds7.Lookup, "opentag": opentag.Lookup, "marks": marks.Lookup,
 	"recursive": recursive.Lookup, "optionaltag": optionaltag.Lookup,
+	"shared": shared.Lookup,
 }
 
 // subject is one schema of the corpus with examples: a root or a $defs

@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentproto/agentproto/gen/internal/difftest/optionaltag"
 	"github.com/agentproto/agentproto/gen/internal/difftest/recursive"
+	"github.com/agentproto/agentproto/gen/internal/difftest/shared"
 	"github.com/agentproto/agentproto/pkg/wire"
 )
 
@@ -75,5 +76,50 @@ func TestOptionalTagIsTheDefaults(t *testing.T) {
 	}
 	if err := optionaltag.ValidateOptionaltag(v); err == nil || !strings.Contains(err.Error(), `"sms" is not one of form, url`) {
 		t.Errorf("Validate of an unknown mode: %v", err)
+	}
+}
+
+// TestMembersBesideOneOf: the members a schema defines beside its oneOf
+// belong to every variant: each variant decodes, keeps and encodes them,
+// and Validate checks them (id is required and not empty).
+func TestMembersBesideOneOf(t *testing.T) {
+	for _, c := range []struct {
+		in  string
+		err string
+	}{
+		{`{"id":"d1","person":"ana"}`, ""},
+		{`{"id":"d2","note":"urgent","group":"ops","size":3}`, ""},
+		{`{"id":"","person":"ana"}`, "/id"},
+		{`{"person":"ana"}`, "id"},
+		{`{"group":"ops"}`, "id"},
+	} {
+		v, err := shared.UnmarshalDelivery([]byte(c.in))
+		if err == nil {
+			err = shared.ValidateDelivery(v)
+		}
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s: %v, want an error at %s", c.in, err, c.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", c.in, err)
+			continue
+		}
+		if out, err := shared.MarshalDelivery(v); err != nil || string(out) != c.in {
+			t.Errorf("%s encoded as %s, %v", c.in, out, err)
+		}
+	}
+	v, err := shared.UnmarshalDelivery([]byte(`{"id":"d1","note":"n","person":"ana"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, ok := v.(*shared.DeliveryPerson)
+	if !ok || p.ID != "d1" || p.Note == nil || *p.Note != "n" || p.Person != "ana" {
+		t.Errorf("decoded as %#v", v)
+	}
+	if p != nil && len(p.Unknown) != 0 {
+		t.Errorf("the shared members were kept as unknown members: %#v", p.Unknown)
 	}
 }

@@ -1001,6 +1001,8 @@ type ElicitationFormMode interface {
 // ElicitationFormModeElicitationSessionScope means the form belongs to a
 // session, and possibly to one of its tool calls.
 type ElicitationFormModeElicitationSessionScope struct {
+	// Describes the fields of the form.
+	RequestedSchema ElicitationSchema `json:"requestedSchema"`
 	// The session that needs the input.
 	SessionID SessionID `json:"sessionId"`
 	// The tool call that needs the input. Absent or null: the session as a whole.
@@ -1012,6 +1014,8 @@ type ElicitationFormModeElicitationSessionScope struct {
 // ElicitationFormModeElicitationRequestScope means the form belongs to a
 // pending request outside any session.
 type ElicitationFormModeElicitationRequestScope struct {
+	// Describes the fields of the form.
+	RequestedSchema ElicitationSchema `json:"requestedSchema"`
 	// The pending request, sent by the client to the agent, that needs the input.
 	RequestID RequestID `json:"requestId"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -1039,6 +1043,10 @@ type ElicitationURLMode interface {
 // ElicitationURLModeElicitationSessionScope means the page belongs to a
 // session, and possibly to one of its tool calls.
 type ElicitationURLModeElicitationSessionScope struct {
+	// Identifier of this elicitation; `elicitation/complete` refers to it.
+	ElicitationID ElicitationID `json:"elicitationId"`
+	// The address to send the user to.
+	URL string `json:"url"`
 	// The session that needs the input.
 	SessionID SessionID `json:"sessionId"`
 	// The tool call that needs the input. Absent or null: the session as a whole.
@@ -1050,6 +1058,10 @@ type ElicitationURLModeElicitationSessionScope struct {
 // ElicitationURLModeElicitationRequestScope means the page belongs to a
 // pending request outside any session.
 type ElicitationURLModeElicitationRequestScope struct {
+	// Identifier of this elicitation; `elicitation/complete` refers to it.
+	ElicitationID ElicitationID `json:"elicitationId"`
+	// The address to send the user to.
+	URL string `json:"url"`
 	// The pending request, sent by the client to the agent, that needs the input.
 	RequestID RequestID `json:"requestId"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -14401,7 +14413,7 @@ func (x *ElicitationFormModeElicitationSessionScope) DecodeWire(d *wire.Decoder)
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [2]bool
+	var seen [3]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -14411,11 +14423,22 @@ func (x *ElicitationFormModeElicitationSessionScope) DecodeWire(d *wire.Decoder)
 			break
 		}
 		switch string(key) {
-		case "sessionId":
+		case "requestedSchema":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
+				return wire.DuplicateError(d.Offset(), "requestedSchema")
 			}
 			seen[0] = true
+			if err := x.RequestedSchema.DecodeWire(d); err != nil {
+				if err := d.Recover(wire.At(err, "requestedSchema"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "sessionId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
 					return err
@@ -14423,10 +14446,10 @@ func (x *ElicitationFormModeElicitationSessionScope) DecodeWire(d *wire.Decoder)
 				continue
 			}
 		case "toolCallId":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "toolCallId")
 			}
-			seen[1] = true
+			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
@@ -14466,6 +14489,9 @@ func (x *ElicitationFormModeElicitationSessionScope) DecodeWire(d *wire.Decoder)
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "requestedSchema")
+	}
+	if !seen[1] {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
@@ -14483,6 +14509,8 @@ func (x *ElicitationFormModeElicitationSessionScope) EncodeWire(e *wire.Encoder)
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *ElicitationFormModeElicitationSessionScope) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"requestedSchema\":")
+	x.RequestedSchema.EncodeWire(e)
 	e.RawKey("\"sessionId\":")
 	x.SessionID.EncodeWire(e)
 	if !x.ToolCallID.IsAbsent() {
@@ -14497,7 +14525,12 @@ func (x *ElicitationFormModeElicitationSessionScope) EncodeWireFields(e *wire.En
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationFormModeElicitationSessionScope) CheckWire(c *wire.Checker, p string) {}
+func (x *ElicitationFormModeElicitationSessionScope) CheckWire(c *wire.Checker, p string) {
+	{
+		p := c.Join(p, "requestedSchema")
+		x.RequestedSchema.CheckWire(c, p)
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ElicitationFormModeElicitationSessionScope) Validate() error {
@@ -14526,7 +14559,7 @@ func (x *ElicitationFormModeElicitationRequestScope) DecodeWire(d *wire.Decoder)
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [1]bool
+	var seen [2]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -14536,11 +14569,22 @@ func (x *ElicitationFormModeElicitationRequestScope) DecodeWire(d *wire.Decoder)
 			break
 		}
 		switch string(key) {
-		case "requestId":
+		case "requestedSchema":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "requestId")
+				return wire.DuplicateError(d.Offset(), "requestedSchema")
 			}
 			seen[0] = true
+			if err := x.RequestedSchema.DecodeWire(d); err != nil {
+				if err := d.Recover(wire.At(err, "requestedSchema"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "requestId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "requestId")
+			}
+			seen[1] = true
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
@@ -14570,6 +14614,9 @@ func (x *ElicitationFormModeElicitationRequestScope) DecodeWire(d *wire.Decoder)
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "requestedSchema")
+	}
+	if !seen[1] {
 		missing = append(missing, "requestId")
 	}
 	if len(missing) > 0 {
@@ -14587,6 +14634,8 @@ func (x *ElicitationFormModeElicitationRequestScope) EncodeWire(e *wire.Encoder)
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *ElicitationFormModeElicitationRequestScope) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"requestedSchema\":")
+	x.RequestedSchema.EncodeWire(e)
 	e.RawKey("\"requestId\":")
 	EncodeRequestID(e, x.RequestID)
 	x.Unknown.Encode(e)
@@ -14594,6 +14643,10 @@ func (x *ElicitationFormModeElicitationRequestScope) EncodeWireFields(e *wire.En
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationFormModeElicitationRequestScope) CheckWire(c *wire.Checker, p string) {
+	{
+		p := c.Join(p, "requestedSchema")
+		x.RequestedSchema.CheckWire(c, p)
+	}
 	if x.RequestID == nil {
 		c.FailKeyword(c.Join(p, "requestId"), "type", "a value is required")
 	} else {
@@ -14870,7 +14923,7 @@ func (x *ElicitationURLModeElicitationSessionScope) DecodeWire(d *wire.Decoder) 
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [2]bool
+	var seen [4]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -14880,11 +14933,37 @@ func (x *ElicitationURLModeElicitationSessionScope) DecodeWire(d *wire.Decoder) 
 			break
 		}
 		switch string(key) {
-		case "sessionId":
+		case "elicitationId":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
+				return wire.DuplicateError(d.Offset(), "elicitationId")
 			}
 			seen[0] = true
+			if err := x.ElicitationID.DecodeWire(d); err != nil {
+				if err := d.Recover(wire.At(err, "elicitationId"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "url":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "url")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+						return err
+					}
+					continue
+				}
+				x.URL = v0
+			}
+		case "sessionId":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[2] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
 					return err
@@ -14892,10 +14971,10 @@ func (x *ElicitationURLModeElicitationSessionScope) DecodeWire(d *wire.Decoder) 
 				continue
 			}
 		case "toolCallId":
-			if seen[1] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "toolCallId")
 			}
-			seen[1] = true
+			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
@@ -14935,6 +15014,12 @@ func (x *ElicitationURLModeElicitationSessionScope) DecodeWire(d *wire.Decoder) 
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "elicitationId")
+	}
+	if !seen[1] {
+		missing = append(missing, "url")
+	}
+	if !seen[2] {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
@@ -14952,6 +15037,10 @@ func (x *ElicitationURLModeElicitationSessionScope) EncodeWire(e *wire.Encoder) 
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *ElicitationURLModeElicitationSessionScope) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"elicitationId\":")
+	x.ElicitationID.EncodeWire(e)
+	e.RawKey("\"url\":")
+	e.String(x.URL)
 	e.RawKey("\"sessionId\":")
 	x.SessionID.EncodeWire(e)
 	if !x.ToolCallID.IsAbsent() {
@@ -14995,7 +15084,7 @@ func (x *ElicitationURLModeElicitationRequestScope) DecodeWire(d *wire.Decoder) 
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [1]bool
+	var seen [3]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -15005,11 +15094,37 @@ func (x *ElicitationURLModeElicitationRequestScope) DecodeWire(d *wire.Decoder) 
 			break
 		}
 		switch string(key) {
-		case "requestId":
+		case "elicitationId":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "requestId")
+				return wire.DuplicateError(d.Offset(), "elicitationId")
 			}
 			seen[0] = true
+			if err := x.ElicitationID.DecodeWire(d); err != nil {
+				if err := d.Recover(wire.At(err, "elicitationId"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "url":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "url")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+						return err
+					}
+					continue
+				}
+				x.URL = v0
+			}
+		case "requestId":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "requestId")
+			}
+			seen[2] = true
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
@@ -15039,6 +15154,12 @@ func (x *ElicitationURLModeElicitationRequestScope) DecodeWire(d *wire.Decoder) 
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "elicitationId")
+	}
+	if !seen[1] {
+		missing = append(missing, "url")
+	}
+	if !seen[2] {
 		missing = append(missing, "requestId")
 	}
 	if len(missing) > 0 {
@@ -15056,6 +15177,10 @@ func (x *ElicitationURLModeElicitationRequestScope) EncodeWire(e *wire.Encoder) 
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *ElicitationURLModeElicitationRequestScope) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"elicitationId\":")
+	x.ElicitationID.EncodeWire(e)
+	e.RawKey("\"url\":")
+	e.String(x.URL)
 	e.RawKey("\"requestId\":")
 	EncodeRequestID(e, x.RequestID)
 	x.Unknown.Encode(e)

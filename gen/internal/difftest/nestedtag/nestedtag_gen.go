@@ -68,9 +68,32 @@ type ParameterPathType = ParameterQueryType
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
-// first) whose required members are all present. Its variants are Path, Query.
+// first) whose required members are all present. Its variants are NonBodyPath,
+// NonBodyQuery.
 type NonBody interface {
 	isNonBody()
+}
+
+// NonBodyQuery has no description in its schema.
+//
+// The member "in" is always "query"; it is written on encoding and checked on
+// decoding.
+type NonBodyQuery struct {
+	Name     string             `json:"name"`
+	Type     ParameterQueryType `json:"type"`
+	Required *bool              `json:"required,omitempty"`
+}
+
+// NonBodyPath has no description in its schema.
+//
+// The member "in" is always "path"; it is written on encoding and checked on
+// decoding.
+//
+// The member "required" is always true; it is written on encoding and checked
+// on decoding.
+type NonBodyPath struct {
+	Name string            `json:"name"`
+	Type ParameterPathType `json:"type"`
 }
 
 // Query has no description in its schema.
@@ -79,16 +102,6 @@ type Query struct {
 	In       *string             `json:"in,omitempty"`
 	Type     *ParameterQueryType `json:"type,omitempty"`
 	Required *bool               `json:"required,omitempty"`
-}
-
-// Path has no description in its schema.
-//
-// The member "required" is always true; it is written on encoding and checked
-// on decoding.
-type Path struct {
-	Name *string            `json:"name,omitempty"`
-	In   *string            `json:"in,omitempty"`
-	Type *ParameterPathType `json:"type,omitempty"`
 }
 
 // Message is AsyncAPI 2.6's message: a Reference (requires $ref) or one of a
@@ -187,6 +200,16 @@ type PublishGithubOptions = GithubOptions
 // PublishGitlabOptions is GitlabOptions: their schemas ask the same of a
 // value.
 type PublishGitlabOptions = GitlabOptions
+
+// Path has no description in its schema.
+//
+// The member "required" is always true; it is written on encoding and checked
+// on decoding.
+type Path struct {
+	Name *string            `json:"name,omitempty"`
+	In   *string            `json:"in,omitempty"`
+	Type *ParameterPathType `json:"type,omitempty"`
+}
 
 func (*UnknownParameter) isParameter() {}
 
@@ -841,7 +864,7 @@ func decodeNonBodyByTrial(d *wire.Decoder, set uint64) (NonBody, error) {
 	var decoded NonBody
 	var first error
 	if set&uint64(0x1) == uint64(0x1) {
-		v := new(Path)
+		v := new(NonBodyPath)
 		if err := wire.UnmarshalOwned(raw, v); err != nil {
 			if first == nil {
 				first = err
@@ -858,7 +881,7 @@ func decodeNonBodyByTrial(d *wire.Decoder, set uint64) (NonBody, error) {
 		}
 	}
 	if set&uint64(0x0) == uint64(0x0) {
-		v := new(Query)
+		v := new(NonBodyQuery)
 		if err := wire.UnmarshalOwned(raw, v); err != nil {
 			if first == nil {
 				first = err
@@ -879,14 +902,14 @@ func decodeNonBodyByTrial(d *wire.Decoder, set uint64) (NonBody, error) {
 	}
 	if d.Collecting() {
 		if set&uint64(0x1) == uint64(0x1) {
-			v := new(Path)
+			v := new(NonBodyPath)
 			if _, err := d.Redo(start, v); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x0) == uint64(0x0) {
-			v := new(Query)
+			v := new(NonBodyQuery)
 			if _, err := d.Redo(start, v); err != nil {
 				return nil, err
 			}
@@ -920,14 +943,14 @@ func DecodeNonBody(d *wire.Decoder) (NonBody, error) {
 			return decodeNonBodyByTrial(d, set)
 		}
 		if set&uint64(0x1) == uint64(0x1) {
-			v := new(Path)
+			v := new(NonBodyPath)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x0) == uint64(0x0) {
-			v := new(Query)
+			v := new(NonBodyQuery)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -936,7 +959,7 @@ func DecodeNonBody(d *wire.Decoder) (NonBody, error) {
 		return nil, &wire.Error{
 			Code:    wire.CodeTag,
 			Keyword: "required",
-			Msg:     "the object has the required members of no variant: Path (required); Query ()",
+			Msg:     "the object has the required members of no variant: NonBodyPath (required); NonBodyQuery ()",
 			Offset:  d.Offset(),
 		}
 	}
@@ -946,13 +969,13 @@ func DecodeNonBody(d *wire.Decoder) (NonBody, error) {
 // EncodeNonBody encodes v to e; a nil v is null.
 func EncodeNonBody(e *wire.Encoder, v NonBody) {
 	switch v := v.(type) {
-	case *Path:
+	case *NonBodyPath:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *Query:
+	case *NonBodyQuery:
 		if v == nil {
 			e.Null()
 			return
@@ -966,7 +989,7 @@ func EncodeNonBody(e *wire.Encoder, v NonBody) {
 // CheckNonBody records in c every constraint v breaks, under the JSON pointer p.
 func CheckNonBody(c *wire.Checker, p string, v NonBody) {
 	switch v := v.(type) {
-	case *Path:
+	case *NonBodyPath:
 		if v != nil {
 			v.CheckWire(c, p)
 			in := c.Input(p)
@@ -976,15 +999,15 @@ func CheckNonBody(c *wire.Checker, p string, v NonBody) {
 				v.EncodeWire(e)
 				raw = e.Bytes()
 			}
-			if w := new(Query); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
+			if w := new(NonBodyQuery); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
 				if in != nil {
 					c.Partial()
 				} else {
-					c.FailKeyword(p, "oneOf", "fits both Path and Query; oneOf allows exactly one")
+					c.FailKeyword(p, "oneOf", "fits both NonBodyPath and NonBodyQuery; oneOf allows exactly one")
 				}
 			}
 		}
-	case *Query:
+	case *NonBodyQuery:
 		if v != nil {
 			v.CheckWire(c, p)
 			in := c.Input(p)
@@ -994,11 +1017,11 @@ func CheckNonBody(c *wire.Checker, p string, v NonBody) {
 				v.EncodeWire(e)
 				raw = e.Bytes()
 			}
-			if w := new(Path); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
+			if w := new(NonBodyPath); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
 				if in != nil {
 					c.Partial()
 				} else {
-					c.FailKeyword(p, "oneOf", "fits both Query and Path; oneOf allows exactly one")
+					c.FailKeyword(p, "oneOf", "fits both NonBodyQuery and NonBodyPath; oneOf allows exactly one")
 				}
 			}
 		}
@@ -1030,7 +1053,322 @@ func ValidateNonBody(v NonBody) error {
 	return c.Err()
 }
 
-func (*Query) isNonBody() {}
+func (*NonBodyQuery) isNonBody() {}
+
+// DecodeWire decodes the value from d.
+func (x *NonBodyQuery) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = NonBodyQuery{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "name":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
+				}
+				x.Name = v0
+			}
+		case "in":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "in")
+			}
+			seen[1] = true
+			v, err := d.String()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "in"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if v != "query" {
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"query\""), "in"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "type":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[2] = true
+			if err := x.Type.DecodeWire(d); err != nil {
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "required":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "required")
+			}
+			seen[3] = true
+			{
+				v := new(bool)
+				{
+					v1, err := d.Bool()
+					if err != nil {
+						if err := d.Recover(wire.At(err, "required"), start, 0); err != nil {
+							return err
+						}
+						x.Required = v
+						continue
+					}
+					(*v) = v1
+				}
+				x.Required = v
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "name", "in", "type", "required"), start, 0); err != nil {
+				return err
+			}
+			continue
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "name")
+	}
+	if !seen[1] {
+		missing = append(missing, "in")
+	}
+	if !seen[2] {
+		missing = append(missing, "type")
+	}
+	if len(missing) > 0 {
+		return d.Missing(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *NonBodyQuery) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *NonBodyQuery) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	e.RawKey("\"in\":")
+	e.RawValue("\"query\"")
+	e.RawKey("\"type\":")
+	x.Type.EncodeWire(e)
+	if x.Required != nil {
+		e.RawKey("\"required\":")
+		e.Bool((*x.Required))
+	}
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *NonBodyQuery) CheckWire(c *wire.Checker, p string) {
+	{
+		p := c.Join(p, "type")
+		x.Type.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *NonBodyQuery) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *NonBodyQuery) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x NonBodyQuery) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+func (*NonBodyPath) isNonBody() {}
+
+// DecodeWire decodes the value from d.
+func (x *NonBodyPath) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = NonBodyPath{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "name":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+						return err
+					}
+					continue
+				}
+				x.Name = v0
+			}
+		case "in":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "in")
+			}
+			seen[1] = true
+			v, err := d.String()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "in"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if v != "path" {
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"path\""), "in"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "type":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[2] = true
+			if err := x.Type.DecodeWire(d); err != nil {
+				if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "required":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "required")
+			}
+			seen[3] = true
+			v, err := d.Raw()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "required"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if string(v) != "true" {
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "true"), "required"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "name", "in", "type", "required"), start, 0); err != nil {
+				return err
+			}
+			continue
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "name")
+	}
+	if !seen[1] {
+		missing = append(missing, "in")
+	}
+	if !seen[2] {
+		missing = append(missing, "type")
+	}
+	if !seen[3] {
+		missing = append(missing, "required")
+	}
+	if len(missing) > 0 {
+		return d.Missing(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *NonBodyPath) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *NonBodyPath) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	e.RawKey("\"in\":")
+	e.RawValue("\"path\"")
+	e.RawKey("\"type\":")
+	x.Type.EncodeWire(e)
+	e.RawKey("\"required\":")
+	e.RawValue("true")
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *NonBodyPath) CheckWire(c *wire.Checker, p string) {
+	{
+		p := c.Join(p, "type")
+		x.Type.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *NonBodyPath) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *NonBodyPath) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x NonBodyPath) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
 
 // DecodeWire decodes the value from d.
 func (x *Query) DecodeWire(d *wire.Decoder) error {
@@ -1200,181 +1538,6 @@ func (x *Query) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x Query) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-func (*Path) isNonBody() {}
-
-// DecodeWire decodes the value from d.
-func (x *Path) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Path{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "name":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "name")
-			}
-			seen[0] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
-							return err
-						}
-						x.Name = v
-						continue
-					}
-					(*v) = v1
-				}
-				x.Name = v
-			}
-		case "in":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "in")
-			}
-			seen[1] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						if err := d.Recover(wire.At(err, "in"), start, 0); err != nil {
-							return err
-						}
-						x.In = v
-						continue
-					}
-					(*v) = v1
-				}
-				x.In = v
-			}
-		case "type":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "type")
-			}
-			seen[2] = true
-			{
-				v := new(ParameterPathType)
-				if err := (*v).DecodeWire(d); err != nil {
-					if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
-						return err
-					}
-					x.Type = v
-					continue
-				}
-				x.Type = v
-			}
-		case "required":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "required")
-			}
-			seen[3] = true
-			v, err := d.Raw()
-			if err != nil {
-				if err := d.Recover(wire.At(err, "required"), start, 0); err != nil {
-					return err
-				}
-				continue
-			}
-			if string(v) != "true" {
-				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "true"), "required"), start, 0); err != nil {
-					return err
-				}
-				continue
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "name", "in", "type", "required"), start, 0); err != nil {
-				return err
-			}
-			continue
-		}
-	}
-	var missing []string
-	if !seen[3] {
-		missing = append(missing, "required")
-	}
-	if len(missing) > 0 {
-		return d.Missing(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Path) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Path) EncodeWireFields(e *wire.Encoder) {
-	if x.Name != nil {
-		e.RawKey("\"name\":")
-		e.String((*x.Name))
-	}
-	if x.In != nil {
-		e.RawKey("\"in\":")
-		e.String((*x.In))
-	}
-	if x.Type != nil {
-		e.RawKey("\"type\":")
-		(*x.Type).EncodeWire(e)
-	}
-	e.RawKey("\"required\":")
-	e.RawValue("true")
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Path) CheckWire(c *wire.Checker, p string) {
-	if x.In != nil {
-		p := c.Join(p, "in")
-		switch string((*x.In)) {
-		case "path":
-		default:
-			c.FailNotOneOf(p, "const", string((*x.In)), "path")
-		}
-	}
-	if x.Type != nil {
-		p := c.Join(p, "type")
-		(*x.Type).CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Path) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Path) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Path) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -2497,6 +2660,179 @@ func (x *PublishArray) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x PublishArray) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *Path) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Path{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "name":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[0] = true
+			{
+				v := new(string)
+				{
+					v1, err := d.String()
+					if err != nil {
+						if err := d.Recover(wire.At(err, "name"), start, 0); err != nil {
+							return err
+						}
+						x.Name = v
+						continue
+					}
+					(*v) = v1
+				}
+				x.Name = v
+			}
+		case "in":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "in")
+			}
+			seen[1] = true
+			{
+				v := new(string)
+				{
+					v1, err := d.String()
+					if err != nil {
+						if err := d.Recover(wire.At(err, "in"), start, 0); err != nil {
+							return err
+						}
+						x.In = v
+						continue
+					}
+					(*v) = v1
+				}
+				x.In = v
+			}
+		case "type":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[2] = true
+			{
+				v := new(ParameterPathType)
+				if err := (*v).DecodeWire(d); err != nil {
+					if err := d.Recover(wire.At(err, "type"), start, 0); err != nil {
+						return err
+					}
+					x.Type = v
+					continue
+				}
+				x.Type = v
+			}
+		case "required":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "required")
+			}
+			seen[3] = true
+			v, err := d.Raw()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "required"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if string(v) != "true" {
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "true"), "required"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := d.Recover(wire.UnknownError(d.Offset(), string(key), "name", "in", "type", "required"), start, 0); err != nil {
+				return err
+			}
+			continue
+		}
+	}
+	var missing []string
+	if !seen[3] {
+		missing = append(missing, "required")
+	}
+	if len(missing) > 0 {
+		return d.Missing(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Path) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Path) EncodeWireFields(e *wire.Encoder) {
+	if x.Name != nil {
+		e.RawKey("\"name\":")
+		e.String((*x.Name))
+	}
+	if x.In != nil {
+		e.RawKey("\"in\":")
+		e.String((*x.In))
+	}
+	if x.Type != nil {
+		e.RawKey("\"type\":")
+		(*x.Type).EncodeWire(e)
+	}
+	e.RawKey("\"required\":")
+	e.RawValue("true")
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Path) CheckWire(c *wire.Checker, p string) {
+	if x.In != nil {
+		p := c.Join(p, "in")
+		switch string((*x.In)) {
+		case "path":
+		default:
+			c.FailNotOneOf(p, "const", string((*x.In)), "path")
+		}
+	}
+	if x.Type != nil {
+		p := c.Join(p, "type")
+		(*x.Type).CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Path) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Path) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Path) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 

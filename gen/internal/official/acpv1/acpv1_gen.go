@@ -33,6 +33,9 @@ type AgentClientProtocolAgent interface {
 }
 
 // Request has no description in its schema.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
 type Request struct {
 	// The request id used to correlate the matching response.
 	ID RequestID `json:"id"`
@@ -1209,6 +1212,8 @@ type ElicitationFormMode interface {
 // Session is the tied to a session, optionally to a specific tool call within
 // that session.
 type Session struct {
+	// A JSON Schema describing the form fields to present to the user.
+	RequestedSchema ElicitationSchema `json:"requestedSchema"`
 	// The session this elicitation is tied to.
 	SessionID SessionID `json:"sessionId"`
 	// Optional tool call within the session.
@@ -1225,6 +1230,8 @@ type Session struct {
 // outside of a session
 // (e.g., during auth/configuration phases before any session is started).
 type ElicitationFormModeRequest struct {
+	// A JSON Schema describing the form fields to present to the user.
+	RequestedSchema ElicitationSchema `json:"requestedSchema"`
 	// The request this elicitation is tied to.
 	RequestID RequestID `json:"requestId"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -1271,6 +1278,10 @@ type ElicitationURLMode interface {
 // ElicitationURLModeSession is the tied to a session, optionally to a specific
 // tool call within that session.
 type ElicitationURLModeSession struct {
+	// The unique identifier for this elicitation.
+	ElicitationID ElicitationID `json:"elicitationId"`
+	// The URL to direct the user to.
+	URL string `json:"url"`
 	// The session this elicitation is tied to.
 	SessionID SessionID `json:"sessionId"`
 	// Optional tool call within the session.
@@ -1287,6 +1298,10 @@ type ElicitationURLModeSession struct {
 // of a session
 // (e.g., during auth/configuration phases before any session is started).
 type ElicitationURLModeRequest struct {
+	// The unique identifier for this elicitation.
+	ElicitationID ElicitationID `json:"elicitationId"`
+	// The URL to direct the user to.
+	URL string `json:"url"`
 	// The request this elicitation is tied to.
 	RequestID RequestID `json:"requestId"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -1304,6 +1319,9 @@ type ElicitationURLModeRequest struct {
 type ExtRequest json.RawMessage
 
 // Response has no description in its schema.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
 type Response struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -2306,6 +2324,9 @@ type Error struct {
 type ErrorCode int32
 
 // Notification has no description in its schema.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
 type Notification struct {
 	// The notification method name.
 	Method string `json:"method"`
@@ -2847,6 +2868,9 @@ type AgentClientProtocolClient interface {
 }
 
 // AgentClientProtocolClientRequest has no description in its schema.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
 type AgentClientProtocolClientRequest struct {
 	// The request id used to correlate the matching response.
 	ID RequestID `json:"id"`
@@ -3614,6 +3638,9 @@ type PromptRequest struct {
 }
 
 // AgentClientProtocolClientResponse has no description in its schema.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
 type AgentClientProtocolClientResponse struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -3973,6 +4000,9 @@ type ClientResponseError struct {
 }
 
 // AgentClientProtocolClientNotification has no description in its schema.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
 type AgentClientProtocolClientNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
@@ -4645,7 +4675,7 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [3]bool
+	var seen [4]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -4655,11 +4685,29 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "id":
+		case "jsonrpc":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "id")
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if v != "2.0" {
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "id":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[1] = true
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
@@ -4671,10 +4719,10 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 				x.ID = v0
 			}
 		case "method":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "method")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -4686,10 +4734,10 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 				x.Method = v0
 			}
 		case "params":
-			if seen[2] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "params")
 			}
-			seen[2] = true
+			seen[3] = true
 			if err := x.Params.DecodeWire(d); err != nil {
 				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
 					return err
@@ -4715,9 +4763,12 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
-		missing = append(missing, "id")
+		missing = append(missing, "jsonrpc")
 	}
 	if !seen[1] {
+		missing = append(missing, "id")
+	}
+	if !seen[2] {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
@@ -4735,6 +4786,8 @@ func (x *Request) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Request) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
 	e.RawKey("\"id\":")
 	EncodeRequestID(e, x.ID)
 	e.RawKey("\"method\":")
@@ -13776,7 +13829,7 @@ func (x *Session) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [2]bool
+	var seen [3]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -13786,11 +13839,22 @@ func (x *Session) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "sessionId":
+		case "requestedSchema":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
+				return wire.DuplicateError(d.Offset(), "requestedSchema")
 			}
 			seen[0] = true
+			if err := x.RequestedSchema.DecodeWire(d); err != nil {
+				if err := d.Recover(wire.At(err, "requestedSchema"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "sessionId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
 					return err
@@ -13798,10 +13862,10 @@ func (x *Session) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 		case "toolCallId":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "toolCallId")
 			}
-			seen[1] = true
+			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
@@ -13841,6 +13905,9 @@ func (x *Session) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "requestedSchema")
+	}
+	if !seen[1] {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
@@ -13858,6 +13925,8 @@ func (x *Session) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Session) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"requestedSchema\":")
+	x.RequestedSchema.EncodeWire(e)
 	e.RawKey("\"sessionId\":")
 	x.SessionID.EncodeWire(e)
 	if !x.ToolCallID.IsAbsent() {
@@ -13872,7 +13941,12 @@ func (x *Session) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Session) CheckWire(c *wire.Checker, p string) {}
+func (x *Session) CheckWire(c *wire.Checker, p string) {
+	{
+		p := c.Join(p, "requestedSchema")
+		x.RequestedSchema.CheckWire(c, p)
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *Session) Validate() error {
@@ -13901,7 +13975,7 @@ func (x *ElicitationFormModeRequest) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [1]bool
+	var seen [2]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -13911,11 +13985,22 @@ func (x *ElicitationFormModeRequest) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "requestId":
+		case "requestedSchema":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "requestId")
+				return wire.DuplicateError(d.Offset(), "requestedSchema")
 			}
 			seen[0] = true
+			if err := x.RequestedSchema.DecodeWire(d); err != nil {
+				if err := d.Recover(wire.At(err, "requestedSchema"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "requestId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "requestId")
+			}
+			seen[1] = true
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
@@ -13945,6 +14030,9 @@ func (x *ElicitationFormModeRequest) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "requestedSchema")
+	}
+	if !seen[1] {
 		missing = append(missing, "requestId")
 	}
 	if len(missing) > 0 {
@@ -13962,6 +14050,8 @@ func (x *ElicitationFormModeRequest) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *ElicitationFormModeRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"requestedSchema\":")
+	x.RequestedSchema.EncodeWire(e)
 	e.RawKey("\"requestId\":")
 	EncodeRequestID(e, x.RequestID)
 	x.Unknown.Encode(e)
@@ -13969,6 +14059,10 @@ func (x *ElicitationFormModeRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationFormModeRequest) CheckWire(c *wire.Checker, p string) {
+	{
+		p := c.Join(p, "requestedSchema")
+		x.RequestedSchema.CheckWire(c, p)
+	}
 	if x.RequestID == nil {
 		c.FailKeyword(c.Join(p, "requestId"), "type", "a value is required")
 	} else {
@@ -14420,7 +14514,7 @@ func (x *ElicitationURLModeSession) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [2]bool
+	var seen [4]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -14430,11 +14524,37 @@ func (x *ElicitationURLModeSession) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "sessionId":
+		case "elicitationId":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
+				return wire.DuplicateError(d.Offset(), "elicitationId")
 			}
 			seen[0] = true
+			if err := x.ElicitationID.DecodeWire(d); err != nil {
+				if err := d.Recover(wire.At(err, "elicitationId"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "url":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "url")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+						return err
+					}
+					continue
+				}
+				x.URL = v0
+			}
+		case "sessionId":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[2] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
 					return err
@@ -14442,10 +14562,10 @@ func (x *ElicitationURLModeSession) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 		case "toolCallId":
-			if seen[1] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "toolCallId")
 			}
-			seen[1] = true
+			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
@@ -14485,6 +14605,12 @@ func (x *ElicitationURLModeSession) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "elicitationId")
+	}
+	if !seen[1] {
+		missing = append(missing, "url")
+	}
+	if !seen[2] {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
@@ -14502,6 +14628,10 @@ func (x *ElicitationURLModeSession) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *ElicitationURLModeSession) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"elicitationId\":")
+	x.ElicitationID.EncodeWire(e)
+	e.RawKey("\"url\":")
+	e.String(x.URL)
 	e.RawKey("\"sessionId\":")
 	x.SessionID.EncodeWire(e)
 	if !x.ToolCallID.IsAbsent() {
@@ -14516,7 +14646,14 @@ func (x *ElicitationURLModeSession) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationURLModeSession) CheckWire(c *wire.Checker, p string) {}
+func (x *ElicitationURLModeSession) CheckWire(c *wire.Checker, p string) {
+	{
+		p := c.Join(p, "url")
+		if !check.IsURI(string(x.URL)) {
+			c.FailKeyword(p, "format", "%q is not a valid uri", string(x.URL))
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ElicitationURLModeSession) Validate() error {
@@ -14545,7 +14682,7 @@ func (x *ElicitationURLModeRequest) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [1]bool
+	var seen [3]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -14555,11 +14692,37 @@ func (x *ElicitationURLModeRequest) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "requestId":
+		case "elicitationId":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "requestId")
+				return wire.DuplicateError(d.Offset(), "elicitationId")
 			}
 			seen[0] = true
+			if err := x.ElicitationID.DecodeWire(d); err != nil {
+				if err := d.Recover(wire.At(err, "elicitationId"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "url":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "url")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+						return err
+					}
+					continue
+				}
+				x.URL = v0
+			}
+		case "requestId":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "requestId")
+			}
+			seen[2] = true
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
@@ -14589,6 +14752,12 @@ func (x *ElicitationURLModeRequest) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "elicitationId")
+	}
+	if !seen[1] {
+		missing = append(missing, "url")
+	}
+	if !seen[2] {
 		missing = append(missing, "requestId")
 	}
 	if len(missing) > 0 {
@@ -14606,6 +14775,10 @@ func (x *ElicitationURLModeRequest) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *ElicitationURLModeRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"elicitationId\":")
+	x.ElicitationID.EncodeWire(e)
+	e.RawKey("\"url\":")
+	e.String(x.URL)
 	e.RawKey("\"requestId\":")
 	EncodeRequestID(e, x.RequestID)
 	x.Unknown.Encode(e)
@@ -14613,6 +14786,12 @@ func (x *ElicitationURLModeRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationURLModeRequest) CheckWire(c *wire.Checker, p string) {
+	{
+		p := c.Join(p, "url")
+		if !check.IsURI(string(x.URL)) {
+			c.FailKeyword(p, "format", "%q is not a valid uri", string(x.URL))
+		}
+	}
 	if x.RequestID == nil {
 		c.FailKeyword(c.Join(p, "requestId"), "type", "a value is required")
 	} else {
@@ -14688,6 +14867,7 @@ func (x *Response) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
+	var seen [1]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -14697,6 +14877,24 @@ func (x *Response) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
+		case "jsonrpc":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if v != "2.0" {
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
 		default:
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
@@ -14714,7 +14912,13 @@ func (x *Response) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	_ = start
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "jsonrpc")
+	}
+	if len(missing) > 0 {
+		return d.Missing(start, missing...)
+	}
 	return nil
 }
 
@@ -14727,6 +14931,8 @@ func (x *Response) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Response) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
 	x.Unknown.Encode(e)
 }
 
@@ -22321,7 +22527,7 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [2]bool
+	var seen [3]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -22331,11 +22537,29 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "method":
+		case "jsonrpc":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "method")
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if v != "2.0" {
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "method":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "method")
+			}
+			seen[1] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -22347,10 +22571,10 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 				x.Method = v0
 			}
 		case "params":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "params")
 			}
-			seen[1] = true
+			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
@@ -22394,6 +22618,9 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "jsonrpc")
+	}
+	if !seen[1] {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
@@ -22411,6 +22638,8 @@ func (x *Notification) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Notification) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
 	e.RawKey("\"method\":")
 	e.String(x.Method)
 	if !x.Params.IsAbsent() {
@@ -26654,7 +26883,7 @@ func (x *AgentClientProtocolClientRequest) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [3]bool
+	var seen [4]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -26664,11 +26893,29 @@ func (x *AgentClientProtocolClientRequest) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "id":
+		case "jsonrpc":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "id")
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if v != "2.0" {
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "id":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[1] = true
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
@@ -26680,10 +26927,10 @@ func (x *AgentClientProtocolClientRequest) DecodeWire(d *wire.Decoder) error {
 				x.ID = v0
 			}
 		case "method":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "method")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -26695,10 +26942,10 @@ func (x *AgentClientProtocolClientRequest) DecodeWire(d *wire.Decoder) error {
 				x.Method = v0
 			}
 		case "params":
-			if seen[2] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "params")
 			}
-			seen[2] = true
+			seen[3] = true
 			if err := x.Params.DecodeWire(d); err != nil {
 				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
 					return err
@@ -26724,9 +26971,12 @@ func (x *AgentClientProtocolClientRequest) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
-		missing = append(missing, "id")
+		missing = append(missing, "jsonrpc")
 	}
 	if !seen[1] {
+		missing = append(missing, "id")
+	}
+	if !seen[2] {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
@@ -26744,6 +26994,8 @@ func (x *AgentClientProtocolClientRequest) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *AgentClientProtocolClientRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
 	e.RawKey("\"id\":")
 	EncodeRequestID(e, x.ID)
 	e.RawKey("\"method\":")
@@ -31839,6 +32091,7 @@ func (x *AgentClientProtocolClientResponse) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
+	var seen [1]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -31848,6 +32101,24 @@ func (x *AgentClientProtocolClientResponse) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
+		case "jsonrpc":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if v != "2.0" {
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
 		default:
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
@@ -31865,7 +32136,13 @@ func (x *AgentClientProtocolClientResponse) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	_ = start
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "jsonrpc")
+	}
+	if len(missing) > 0 {
+		return d.Missing(start, missing...)
+	}
 	return nil
 }
 
@@ -31878,6 +32155,8 @@ func (x *AgentClientProtocolClientResponse) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *AgentClientProtocolClientResponse) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
 	x.Unknown.Encode(e)
 }
 
@@ -35064,7 +35343,7 @@ func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) erro
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [2]bool
+	var seen [3]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -35074,11 +35353,29 @@ func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) erro
 			break
 		}
 		switch string(key) {
-		case "method":
+		case "jsonrpc":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "method")
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if v != "2.0" {
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "method":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "method")
+			}
+			seen[1] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -35090,10 +35387,10 @@ func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) erro
 				x.Method = v0
 			}
 		case "params":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "params")
 			}
-			seen[1] = true
+			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
@@ -35137,6 +35434,9 @@ func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) erro
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "jsonrpc")
+	}
+	if !seen[1] {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
@@ -35154,6 +35454,8 @@ func (x *AgentClientProtocolClientNotification) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *AgentClientProtocolClientNotification) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
 	e.RawKey("\"method\":")
 	e.String(x.Method)
 	if !x.Params.IsAbsent() {
@@ -39187,7 +39489,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(ElicitationFormMode)
 				CheckElicitationFormMode(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeElicitationFormMode(d)
 			},

@@ -33,6 +33,9 @@ type AgentClientProtocolAgent interface {
 }
 
 // Request has no description in its schema.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
 type Request struct {
 	// The request id used to correlate the matching response.
 	ID RequestID `json:"id"`
@@ -1209,6 +1212,8 @@ type ElicitationFormMode interface {
 // Session is the tied to a session, optionally to a specific tool call within
 // that session.
 type Session struct {
+	// A JSON Schema describing the form fields to present to the user.
+	RequestedSchema ElicitationSchema `json:"requestedSchema"`
 	// The session this elicitation is tied to.
 	SessionID SessionID `json:"sessionId"`
 	// Optional tool call within the session.
@@ -1225,6 +1230,8 @@ type Session struct {
 // outside of a session
 // (e.g., during auth/configuration phases before any session is started).
 type ElicitationFormModeRequest struct {
+	// A JSON Schema describing the form fields to present to the user.
+	RequestedSchema ElicitationSchema `json:"requestedSchema"`
 	// The request this elicitation is tied to.
 	RequestID RequestID `json:"requestId"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -1271,6 +1278,10 @@ type ElicitationURLMode interface {
 // ElicitationURLModeSession is the tied to a session, optionally to a specific
 // tool call within that session.
 type ElicitationURLModeSession struct {
+	// The unique identifier for this elicitation.
+	ElicitationID ElicitationID `json:"elicitationId"`
+	// The URL to direct the user to.
+	URL string `json:"url"`
 	// The session this elicitation is tied to.
 	SessionID SessionID `json:"sessionId"`
 	// Optional tool call within the session.
@@ -1287,6 +1298,10 @@ type ElicitationURLModeSession struct {
 // of a session
 // (e.g., during auth/configuration phases before any session is started).
 type ElicitationURLModeRequest struct {
+	// The unique identifier for this elicitation.
+	ElicitationID ElicitationID `json:"elicitationId"`
+	// The URL to direct the user to.
+	URL string `json:"url"`
 	// The request this elicitation is tied to.
 	RequestID RequestID `json:"requestId"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -1359,6 +1374,9 @@ type MCPRequestID string
 type ExtRequest json.RawMessage
 
 // Response has no description in its schema.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
 type Response struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -3077,6 +3095,9 @@ type Error struct {
 type ErrorCode int32
 
 // Notification has no description in its schema.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
 type Notification struct {
 	// The notification method name.
 	Method string `json:"method"`
@@ -4237,6 +4258,9 @@ type AgentClientProtocolClient interface {
 }
 
 // AgentClientProtocolClientRequest has no description in its schema.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
 type AgentClientProtocolClientRequest struct {
 	// The request id used to correlate the matching response.
 	ID RequestID `json:"id"`
@@ -5521,6 +5545,9 @@ type PromptRequest struct {
 }
 
 // AgentClientProtocolClientResponse has no description in its schema.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
 type AgentClientProtocolClientResponse struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -5940,6 +5967,9 @@ type ClientResponseError struct {
 }
 
 // AgentClientProtocolClientNotification has no description in its schema.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
 type AgentClientProtocolClientNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
@@ -6094,6 +6124,9 @@ type AgentClientProtocolProxy interface {
 }
 
 // AgentClientProtocolProxyRequest has no description in its schema.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
 type AgentClientProtocolProxyRequest struct {
 	// The request id used to correlate the matching response.
 	ID RequestID `json:"id"`
@@ -6190,6 +6223,9 @@ type ProxyRequestParamsProxySuccessorRequest struct {
 }
 
 // AgentClientProtocolProxyResponse has no description in its schema.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
 type AgentClientProtocolProxyResponse struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -6273,6 +6309,9 @@ type ProxyResponseError struct {
 }
 
 // AgentClientProtocolProxyNotification has no description in its schema.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
 type AgentClientProtocolProxyNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
@@ -7134,7 +7173,7 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [3]bool
+	var seen [4]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -7144,11 +7183,29 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "id":
+		case "jsonrpc":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "id")
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if v != "2.0" {
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "id":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[1] = true
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
@@ -7160,10 +7217,10 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 				x.ID = v0
 			}
 		case "method":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "method")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -7175,10 +7232,10 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 				x.Method = v0
 			}
 		case "params":
-			if seen[2] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "params")
 			}
-			seen[2] = true
+			seen[3] = true
 			if err := x.Params.DecodeWire(d); err != nil {
 				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
 					return err
@@ -7204,9 +7261,12 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
-		missing = append(missing, "id")
+		missing = append(missing, "jsonrpc")
 	}
 	if !seen[1] {
+		missing = append(missing, "id")
+	}
+	if !seen[2] {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
@@ -7224,6 +7284,8 @@ func (x *Request) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Request) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
 	e.RawKey("\"id\":")
 	EncodeRequestID(e, x.ID)
 	e.RawKey("\"method\":")
@@ -16290,7 +16352,7 @@ func (x *Session) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [2]bool
+	var seen [3]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -16300,11 +16362,22 @@ func (x *Session) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "sessionId":
+		case "requestedSchema":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
+				return wire.DuplicateError(d.Offset(), "requestedSchema")
 			}
 			seen[0] = true
+			if err := x.RequestedSchema.DecodeWire(d); err != nil {
+				if err := d.Recover(wire.At(err, "requestedSchema"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "sessionId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
 					return err
@@ -16312,10 +16385,10 @@ func (x *Session) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 		case "toolCallId":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "toolCallId")
 			}
-			seen[1] = true
+			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
@@ -16355,6 +16428,9 @@ func (x *Session) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "requestedSchema")
+	}
+	if !seen[1] {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
@@ -16372,6 +16448,8 @@ func (x *Session) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Session) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"requestedSchema\":")
+	x.RequestedSchema.EncodeWire(e)
 	e.RawKey("\"sessionId\":")
 	x.SessionID.EncodeWire(e)
 	if !x.ToolCallID.IsAbsent() {
@@ -16386,7 +16464,12 @@ func (x *Session) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Session) CheckWire(c *wire.Checker, p string) {}
+func (x *Session) CheckWire(c *wire.Checker, p string) {
+	{
+		p := c.Join(p, "requestedSchema")
+		x.RequestedSchema.CheckWire(c, p)
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *Session) Validate() error {
@@ -16415,7 +16498,7 @@ func (x *ElicitationFormModeRequest) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [1]bool
+	var seen [2]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -16425,11 +16508,22 @@ func (x *ElicitationFormModeRequest) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "requestId":
+		case "requestedSchema":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "requestId")
+				return wire.DuplicateError(d.Offset(), "requestedSchema")
 			}
 			seen[0] = true
+			if err := x.RequestedSchema.DecodeWire(d); err != nil {
+				if err := d.Recover(wire.At(err, "requestedSchema"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "requestId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "requestId")
+			}
+			seen[1] = true
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
@@ -16459,6 +16553,9 @@ func (x *ElicitationFormModeRequest) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "requestedSchema")
+	}
+	if !seen[1] {
 		missing = append(missing, "requestId")
 	}
 	if len(missing) > 0 {
@@ -16476,6 +16573,8 @@ func (x *ElicitationFormModeRequest) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *ElicitationFormModeRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"requestedSchema\":")
+	x.RequestedSchema.EncodeWire(e)
 	e.RawKey("\"requestId\":")
 	EncodeRequestID(e, x.RequestID)
 	x.Unknown.Encode(e)
@@ -16483,6 +16582,10 @@ func (x *ElicitationFormModeRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationFormModeRequest) CheckWire(c *wire.Checker, p string) {
+	{
+		p := c.Join(p, "requestedSchema")
+		x.RequestedSchema.CheckWire(c, p)
+	}
 	if x.RequestID == nil {
 		c.FailKeyword(c.Join(p, "requestId"), "type", "a value is required")
 	} else {
@@ -16934,7 +17037,7 @@ func (x *ElicitationURLModeSession) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [2]bool
+	var seen [4]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -16944,11 +17047,37 @@ func (x *ElicitationURLModeSession) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "sessionId":
+		case "elicitationId":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
+				return wire.DuplicateError(d.Offset(), "elicitationId")
 			}
 			seen[0] = true
+			if err := x.ElicitationID.DecodeWire(d); err != nil {
+				if err := d.Recover(wire.At(err, "elicitationId"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "url":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "url")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+						return err
+					}
+					continue
+				}
+				x.URL = v0
+			}
+		case "sessionId":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[2] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
 					return err
@@ -16956,10 +17085,10 @@ func (x *ElicitationURLModeSession) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 		case "toolCallId":
-			if seen[1] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "toolCallId")
 			}
-			seen[1] = true
+			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
@@ -16999,6 +17128,12 @@ func (x *ElicitationURLModeSession) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "elicitationId")
+	}
+	if !seen[1] {
+		missing = append(missing, "url")
+	}
+	if !seen[2] {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
@@ -17016,6 +17151,10 @@ func (x *ElicitationURLModeSession) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *ElicitationURLModeSession) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"elicitationId\":")
+	x.ElicitationID.EncodeWire(e)
+	e.RawKey("\"url\":")
+	e.String(x.URL)
 	e.RawKey("\"sessionId\":")
 	x.SessionID.EncodeWire(e)
 	if !x.ToolCallID.IsAbsent() {
@@ -17030,7 +17169,14 @@ func (x *ElicitationURLModeSession) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationURLModeSession) CheckWire(c *wire.Checker, p string) {}
+func (x *ElicitationURLModeSession) CheckWire(c *wire.Checker, p string) {
+	{
+		p := c.Join(p, "url")
+		if !check.IsURI(string(x.URL)) {
+			c.FailKeyword(p, "format", "%q is not a valid uri", string(x.URL))
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ElicitationURLModeSession) Validate() error {
@@ -17059,7 +17205,7 @@ func (x *ElicitationURLModeRequest) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [1]bool
+	var seen [3]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -17069,11 +17215,37 @@ func (x *ElicitationURLModeRequest) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "requestId":
+		case "elicitationId":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "requestId")
+				return wire.DuplicateError(d.Offset(), "elicitationId")
 			}
 			seen[0] = true
+			if err := x.ElicitationID.DecodeWire(d); err != nil {
+				if err := d.Recover(wire.At(err, "elicitationId"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "url":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "url")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+						return err
+					}
+					continue
+				}
+				x.URL = v0
+			}
+		case "requestId":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "requestId")
+			}
+			seen[2] = true
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
@@ -17103,6 +17275,12 @@ func (x *ElicitationURLModeRequest) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "elicitationId")
+	}
+	if !seen[1] {
+		missing = append(missing, "url")
+	}
+	if !seen[2] {
 		missing = append(missing, "requestId")
 	}
 	if len(missing) > 0 {
@@ -17120,6 +17298,10 @@ func (x *ElicitationURLModeRequest) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *ElicitationURLModeRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"elicitationId\":")
+	x.ElicitationID.EncodeWire(e)
+	e.RawKey("\"url\":")
+	e.String(x.URL)
 	e.RawKey("\"requestId\":")
 	EncodeRequestID(e, x.RequestID)
 	x.Unknown.Encode(e)
@@ -17127,6 +17309,12 @@ func (x *ElicitationURLModeRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationURLModeRequest) CheckWire(c *wire.Checker, p string) {
+	{
+		p := c.Join(p, "url")
+		if !check.IsURI(string(x.URL)) {
+			c.FailKeyword(p, "format", "%q is not a valid uri", string(x.URL))
+		}
+	}
 	if x.RequestID == nil {
 		c.FailKeyword(c.Join(p, "requestId"), "type", "a value is required")
 	} else {
@@ -17459,6 +17647,7 @@ func (x *Response) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
+	var seen [1]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -17468,6 +17657,24 @@ func (x *Response) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
+		case "jsonrpc":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if v != "2.0" {
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
 		default:
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
@@ -17485,7 +17692,13 @@ func (x *Response) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	_ = start
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "jsonrpc")
+	}
+	if len(missing) > 0 {
+		return d.Missing(start, missing...)
+	}
 	return nil
 }
 
@@ -17498,6 +17711,8 @@ func (x *Response) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Response) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
 	x.Unknown.Encode(e)
 }
 
@@ -28899,7 +29114,7 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [2]bool
+	var seen [3]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -28909,11 +29124,29 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "method":
+		case "jsonrpc":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "method")
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if v != "2.0" {
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "method":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "method")
+			}
+			seen[1] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -28925,10 +29158,10 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 				x.Method = v0
 			}
 		case "params":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "params")
 			}
-			seen[1] = true
+			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
@@ -28972,6 +29205,9 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "jsonrpc")
+	}
+	if !seen[1] {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
@@ -28989,6 +29225,8 @@ func (x *Notification) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Notification) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
 	e.RawKey("\"method\":")
 	e.String(x.Method)
 	if !x.Params.IsAbsent() {
@@ -37485,7 +37723,7 @@ func (x *AgentClientProtocolClientRequest) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [3]bool
+	var seen [4]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -37495,11 +37733,29 @@ func (x *AgentClientProtocolClientRequest) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "id":
+		case "jsonrpc":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "id")
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if v != "2.0" {
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "id":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[1] = true
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
@@ -37511,10 +37767,10 @@ func (x *AgentClientProtocolClientRequest) DecodeWire(d *wire.Decoder) error {
 				x.ID = v0
 			}
 		case "method":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "method")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -37526,10 +37782,10 @@ func (x *AgentClientProtocolClientRequest) DecodeWire(d *wire.Decoder) error {
 				x.Method = v0
 			}
 		case "params":
-			if seen[2] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "params")
 			}
-			seen[2] = true
+			seen[3] = true
 			if err := x.Params.DecodeWire(d); err != nil {
 				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
 					return err
@@ -37555,9 +37811,12 @@ func (x *AgentClientProtocolClientRequest) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
-		missing = append(missing, "id")
+		missing = append(missing, "jsonrpc")
 	}
 	if !seen[1] {
+		missing = append(missing, "id")
+	}
+	if !seen[2] {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
@@ -37575,6 +37834,8 @@ func (x *AgentClientProtocolClientRequest) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *AgentClientProtocolClientRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
 	e.RawKey("\"id\":")
 	EncodeRequestID(e, x.ID)
 	e.RawKey("\"method\":")
@@ -45036,6 +45297,7 @@ func (x *AgentClientProtocolClientResponse) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
+	var seen [1]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -45045,6 +45307,24 @@ func (x *AgentClientProtocolClientResponse) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
+		case "jsonrpc":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if v != "2.0" {
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
 		default:
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
@@ -45062,7 +45342,13 @@ func (x *AgentClientProtocolClientResponse) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	_ = start
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "jsonrpc")
+	}
+	if len(missing) > 0 {
+		return d.Missing(start, missing...)
+	}
 	return nil
 }
 
@@ -45075,6 +45361,8 @@ func (x *AgentClientProtocolClientResponse) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *AgentClientProtocolClientResponse) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
 	x.Unknown.Encode(e)
 }
 
@@ -48840,7 +49128,7 @@ func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) erro
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [2]bool
+	var seen [3]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -48850,11 +49138,29 @@ func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) erro
 			break
 		}
 		switch string(key) {
-		case "method":
+		case "jsonrpc":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "method")
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if v != "2.0" {
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "method":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "method")
+			}
+			seen[1] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -48866,10 +49172,10 @@ func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) erro
 				x.Method = v0
 			}
 		case "params":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "params")
 			}
-			seen[1] = true
+			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
@@ -48913,6 +49219,9 @@ func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) erro
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "jsonrpc")
+	}
+	if !seen[1] {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
@@ -48930,6 +49239,8 @@ func (x *AgentClientProtocolClientNotification) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *AgentClientProtocolClientNotification) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
 	e.RawKey("\"method\":")
 	e.String(x.Method)
 	if !x.Params.IsAbsent() {
@@ -49990,7 +50301,7 @@ func (x *AgentClientProtocolProxyRequest) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [3]bool
+	var seen [4]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -50000,11 +50311,29 @@ func (x *AgentClientProtocolProxyRequest) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "id":
+		case "jsonrpc":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "id")
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if v != "2.0" {
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "id":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[1] = true
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
@@ -50016,10 +50345,10 @@ func (x *AgentClientProtocolProxyRequest) DecodeWire(d *wire.Decoder) error {
 				x.ID = v0
 			}
 		case "method":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "method")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -50031,10 +50360,10 @@ func (x *AgentClientProtocolProxyRequest) DecodeWire(d *wire.Decoder) error {
 				x.Method = v0
 			}
 		case "params":
-			if seen[2] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "params")
 			}
-			seen[2] = true
+			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
@@ -50078,9 +50407,12 @@ func (x *AgentClientProtocolProxyRequest) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
-		missing = append(missing, "id")
+		missing = append(missing, "jsonrpc")
 	}
 	if !seen[1] {
+		missing = append(missing, "id")
+	}
+	if !seen[2] {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
@@ -50098,6 +50430,8 @@ func (x *AgentClientProtocolProxyRequest) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *AgentClientProtocolProxyRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
 	e.RawKey("\"id\":")
 	EncodeRequestID(e, x.ID)
 	e.RawKey("\"method\":")
@@ -50647,6 +50981,7 @@ func (x *AgentClientProtocolProxyResponse) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
+	var seen [1]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -50656,6 +50991,24 @@ func (x *AgentClientProtocolProxyResponse) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
+		case "jsonrpc":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if v != "2.0" {
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
 		default:
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
@@ -50673,7 +51026,13 @@ func (x *AgentClientProtocolProxyResponse) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	_ = start
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "jsonrpc")
+	}
+	if len(missing) > 0 {
+		return d.Missing(start, missing...)
+	}
 	return nil
 }
 
@@ -50686,6 +51045,8 @@ func (x *AgentClientProtocolProxyResponse) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *AgentClientProtocolProxyResponse) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
 	x.Unknown.Encode(e)
 }
 
@@ -51568,7 +51929,7 @@ func (x *AgentClientProtocolProxyNotification) DecodeWire(d *wire.Decoder) error
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [2]bool
+	var seen [3]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -51578,11 +51939,29 @@ func (x *AgentClientProtocolProxyNotification) DecodeWire(d *wire.Decoder) error
 			break
 		}
 		switch string(key) {
-		case "method":
+		case "jsonrpc":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "method")
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if v != "2.0" {
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "method":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "method")
+			}
+			seen[1] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -51594,10 +51973,10 @@ func (x *AgentClientProtocolProxyNotification) DecodeWire(d *wire.Decoder) error
 				x.Method = v0
 			}
 		case "params":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "params")
 			}
-			seen[1] = true
+			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
@@ -51637,6 +52016,9 @@ func (x *AgentClientProtocolProxyNotification) DecodeWire(d *wire.Decoder) error
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "jsonrpc")
+	}
+	if !seen[1] {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
@@ -51654,6 +52036,8 @@ func (x *AgentClientProtocolProxyNotification) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *AgentClientProtocolProxyNotification) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
 	e.RawKey("\"method\":")
 	e.String(x.Method)
 	if !x.Params.IsAbsent() {
@@ -56561,7 +56945,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(ElicitationFormMode)
 				CheckElicitationFormMode(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeElicitationFormMode(d)
 			},

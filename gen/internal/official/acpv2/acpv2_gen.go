@@ -33,6 +33,9 @@ type AgentClientProtocolAgent interface {
 }
 
 // Request has no description in its schema.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
 type Request struct {
 	// The request id used to correlate the matching response.
 	ID RequestID `json:"id"`
@@ -1500,6 +1503,9 @@ type Titled TitledMultiSelectItems
 // ElicitationFormMode is a form-based elicitation mode where the client
 // renders a form from the provided schema.
 //
+// Validate does not check: oneOf: an object may fit both
+// /$defs/ElicitationFormMode/oneOf/0 and /$defs/ElicitationFormMode/oneOf/1.
+//
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
 // first) whose required members are all present. Its variants are Session,
@@ -1511,6 +1517,8 @@ type ElicitationFormMode interface {
 // Session is the tied to a session, optionally to a specific tool call within
 // that session.
 type Session struct {
+	// A JSON Schema describing the form fields to present to the user.
+	RequestedSchema ElicitationSchema `json:"requestedSchema"`
 	// The session this elicitation is tied to.
 	SessionID SessionID `json:"sessionId"`
 	// Optional tool call within the session.
@@ -1527,6 +1535,8 @@ type Session struct {
 // outside of a session
 // (e.g., during auth/configuration phases before any session is started).
 type ElicitationFormModeRequest struct {
+	// A JSON Schema describing the form fields to present to the user.
+	RequestedSchema ElicitationSchema `json:"requestedSchema"`
 	// The pending Client-to-Agent request this elicitation is tied to.
 	RequestID RequestID `json:"requestId"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -1571,6 +1581,10 @@ type ElicitationURLMode interface {
 // ElicitationURLModeSession is the tied to a session, optionally to a specific
 // tool call within that session.
 type ElicitationURLModeSession struct {
+	// The unique identifier for this elicitation.
+	ElicitationID ElicitationID `json:"elicitationId"`
+	// The URL to direct the user to.
+	URL string `json:"url"`
 	// The session this elicitation is tied to.
 	SessionID SessionID `json:"sessionId"`
 	// Optional tool call within the session.
@@ -1587,6 +1601,10 @@ type ElicitationURLModeSession struct {
 // of a session
 // (e.g., during auth/configuration phases before any session is started).
 type ElicitationURLModeRequest struct {
+	// The unique identifier for this elicitation.
+	ElicitationID ElicitationID `json:"elicitationId"`
+	// The URL to direct the user to.
+	URL string `json:"url"`
 	// The pending Client-to-Agent request this elicitation is tied to.
 	RequestID RequestID `json:"requestId"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -1609,6 +1627,9 @@ type ExtMethodRequest struct {
 }
 
 // Response has no description in its schema.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
 type Response struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -2831,6 +2852,9 @@ type SessionNotFound struct {
 }
 
 // Notification has no description in its schema.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
 type Notification struct {
 	// The notification method name.
 	Method string `json:"method"`
@@ -4156,6 +4180,9 @@ type AgentClientProtocolClient interface {
 }
 
 // AgentClientProtocolClientRequest has no description in its schema.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
 type AgentClientProtocolClientRequest struct {
 	// The request id used to correlate the matching response.
 	ID RequestID `json:"id"`
@@ -4913,6 +4940,9 @@ type PromptRequest struct {
 type ExtRequest json.RawMessage
 
 // AgentClientProtocolClientResponse has no description in its schema.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
 type AgentClientProtocolClientResponse struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -5164,6 +5194,9 @@ type ClientResponseErrorIDNumber = AgentResponseErrorIDNumber
 type ClientResponseErrorIDStr = AgentResponseErrorIDStr
 
 // AgentClientProtocolClientNotification has no description in its schema.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
 type AgentClientProtocolClientNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
@@ -5986,7 +6019,7 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [3]bool
+	var seen [4]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -5996,11 +6029,29 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "id":
+		case "jsonrpc":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "id")
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if v != "2.0" {
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "id":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[1] = true
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
@@ -6012,10 +6063,10 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 				x.ID = v0
 			}
 		case "method":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "method")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -6027,10 +6078,10 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 				x.Method = v0
 			}
 		case "params":
-			if seen[2] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "params")
 			}
-			seen[2] = true
+			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
@@ -6074,9 +6125,12 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
-		missing = append(missing, "id")
+		missing = append(missing, "jsonrpc")
 	}
 	if !seen[1] {
+		missing = append(missing, "id")
+	}
+	if !seen[2] {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
@@ -6094,6 +6148,8 @@ func (x *Request) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Request) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
 	e.RawKey("\"id\":")
 	EncodeRequestID(e, x.ID)
 	e.RawKey("\"method\":")
@@ -16565,38 +16621,10 @@ func CheckElicitationFormMode(c *wire.Checker, p string, v ElicitationFormMode) 
 	case *Session:
 		if v != nil {
 			v.CheckWire(c, p)
-			in := c.Input(p)
-			raw := in
-			if raw == nil {
-				e := wire.NewEncoder(nil)
-				v.EncodeWire(e)
-				raw = e.Bytes()
-			}
-			if w := new(ElicitationFormModeRequest); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				if in != nil {
-					c.Partial()
-				} else {
-					c.FailKeyword(p, "oneOf", "fits both Session and ElicitationFormModeRequest; oneOf allows exactly one")
-				}
-			}
 		}
 	case *ElicitationFormModeRequest:
 		if v != nil {
 			v.CheckWire(c, p)
-			in := c.Input(p)
-			raw := in
-			if raw == nil {
-				e := wire.NewEncoder(nil)
-				v.EncodeWire(e)
-				raw = e.Bytes()
-			}
-			if w := new(Session); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				if in != nil {
-					c.Partial()
-				} else {
-					c.FailKeyword(p, "oneOf", "fits both ElicitationFormModeRequest and Session; oneOf allows exactly one")
-				}
-			}
 		}
 	}
 }
@@ -16636,7 +16664,7 @@ func (x *Session) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [2]bool
+	var seen [3]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -16646,11 +16674,22 @@ func (x *Session) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "sessionId":
+		case "requestedSchema":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
+				return wire.DuplicateError(d.Offset(), "requestedSchema")
 			}
 			seen[0] = true
+			if err := x.RequestedSchema.DecodeWire(d); err != nil {
+				if err := d.Recover(wire.At(err, "requestedSchema"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "sessionId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
 					return err
@@ -16658,10 +16697,10 @@ func (x *Session) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 		case "toolCallId":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "toolCallId")
 			}
-			seen[1] = true
+			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
@@ -16701,6 +16740,9 @@ func (x *Session) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "requestedSchema")
+	}
+	if !seen[1] {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
@@ -16718,6 +16760,8 @@ func (x *Session) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Session) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"requestedSchema\":")
+	x.RequestedSchema.EncodeWire(e)
 	e.RawKey("\"sessionId\":")
 	x.SessionID.EncodeWire(e)
 	if !x.ToolCallID.IsAbsent() {
@@ -16732,7 +16776,12 @@ func (x *Session) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Session) CheckWire(c *wire.Checker, p string) {}
+func (x *Session) CheckWire(c *wire.Checker, p string) {
+	{
+		p := c.Join(p, "requestedSchema")
+		x.RequestedSchema.CheckWire(c, p)
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *Session) Validate() error {
@@ -16761,7 +16810,7 @@ func (x *ElicitationFormModeRequest) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [1]bool
+	var seen [2]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -16771,11 +16820,22 @@ func (x *ElicitationFormModeRequest) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "requestId":
+		case "requestedSchema":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "requestId")
+				return wire.DuplicateError(d.Offset(), "requestedSchema")
 			}
 			seen[0] = true
+			if err := x.RequestedSchema.DecodeWire(d); err != nil {
+				if err := d.Recover(wire.At(err, "requestedSchema"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "requestId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "requestId")
+			}
+			seen[1] = true
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
@@ -16805,6 +16865,9 @@ func (x *ElicitationFormModeRequest) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "requestedSchema")
+	}
+	if !seen[1] {
 		missing = append(missing, "requestId")
 	}
 	if len(missing) > 0 {
@@ -16822,6 +16885,8 @@ func (x *ElicitationFormModeRequest) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *ElicitationFormModeRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"requestedSchema\":")
+	x.RequestedSchema.EncodeWire(e)
 	e.RawKey("\"requestId\":")
 	EncodeRequestID(e, x.RequestID)
 	x.Unknown.Encode(e)
@@ -16829,6 +16894,10 @@ func (x *ElicitationFormModeRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationFormModeRequest) CheckWire(c *wire.Checker, p string) {
+	{
+		p := c.Join(p, "requestedSchema")
+		x.RequestedSchema.CheckWire(c, p)
+	}
 	if x.RequestID == nil {
 		c.FailKeyword(c.Join(p, "requestId"), "type", "a value is required")
 	} else {
@@ -17308,7 +17377,7 @@ func (x *ElicitationURLModeSession) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [2]bool
+	var seen [4]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -17318,11 +17387,37 @@ func (x *ElicitationURLModeSession) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "sessionId":
+		case "elicitationId":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
+				return wire.DuplicateError(d.Offset(), "elicitationId")
 			}
 			seen[0] = true
+			if err := x.ElicitationID.DecodeWire(d); err != nil {
+				if err := d.Recover(wire.At(err, "elicitationId"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "url":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "url")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+						return err
+					}
+					continue
+				}
+				x.URL = v0
+			}
+		case "sessionId":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[2] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
 					return err
@@ -17330,10 +17425,10 @@ func (x *ElicitationURLModeSession) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 		case "toolCallId":
-			if seen[1] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "toolCallId")
 			}
-			seen[1] = true
+			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
@@ -17373,6 +17468,12 @@ func (x *ElicitationURLModeSession) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "elicitationId")
+	}
+	if !seen[1] {
+		missing = append(missing, "url")
+	}
+	if !seen[2] {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
@@ -17390,6 +17491,10 @@ func (x *ElicitationURLModeSession) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *ElicitationURLModeSession) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"elicitationId\":")
+	x.ElicitationID.EncodeWire(e)
+	e.RawKey("\"url\":")
+	e.String(x.URL)
 	e.RawKey("\"sessionId\":")
 	x.SessionID.EncodeWire(e)
 	if !x.ToolCallID.IsAbsent() {
@@ -17404,7 +17509,14 @@ func (x *ElicitationURLModeSession) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationURLModeSession) CheckWire(c *wire.Checker, p string) {}
+func (x *ElicitationURLModeSession) CheckWire(c *wire.Checker, p string) {
+	{
+		p := c.Join(p, "url")
+		if !check.IsURI(string(x.URL)) {
+			c.FailKeyword(p, "format", "%q is not a valid uri", string(x.URL))
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ElicitationURLModeSession) Validate() error {
@@ -17433,7 +17545,7 @@ func (x *ElicitationURLModeRequest) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [1]bool
+	var seen [3]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -17443,11 +17555,37 @@ func (x *ElicitationURLModeRequest) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "requestId":
+		case "elicitationId":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "requestId")
+				return wire.DuplicateError(d.Offset(), "elicitationId")
 			}
 			seen[0] = true
+			if err := x.ElicitationID.DecodeWire(d); err != nil {
+				if err := d.Recover(wire.At(err, "elicitationId"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "url":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "url")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+						return err
+					}
+					continue
+				}
+				x.URL = v0
+			}
+		case "requestId":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "requestId")
+			}
+			seen[2] = true
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
@@ -17477,6 +17615,12 @@ func (x *ElicitationURLModeRequest) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "elicitationId")
+	}
+	if !seen[1] {
+		missing = append(missing, "url")
+	}
+	if !seen[2] {
 		missing = append(missing, "requestId")
 	}
 	if len(missing) > 0 {
@@ -17494,6 +17638,10 @@ func (x *ElicitationURLModeRequest) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *ElicitationURLModeRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"elicitationId\":")
+	x.ElicitationID.EncodeWire(e)
+	e.RawKey("\"url\":")
+	e.String(x.URL)
 	e.RawKey("\"requestId\":")
 	EncodeRequestID(e, x.RequestID)
 	x.Unknown.Encode(e)
@@ -17501,6 +17649,12 @@ func (x *ElicitationURLModeRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationURLModeRequest) CheckWire(c *wire.Checker, p string) {
+	{
+		p := c.Join(p, "url")
+		if !check.IsURI(string(x.URL)) {
+			c.FailKeyword(p, "format", "%q is not a valid uri", string(x.URL))
+		}
+	}
 	if x.RequestID == nil {
 		c.FailKeyword(c.Join(p, "requestId"), "type", "a value is required")
 	} else {
@@ -17612,6 +17766,7 @@ func (x *Response) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
+	var seen [1]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -17621,6 +17776,24 @@ func (x *Response) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
+		case "jsonrpc":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if v != "2.0" {
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
 		default:
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
@@ -17638,7 +17811,13 @@ func (x *Response) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	_ = start
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "jsonrpc")
+	}
+	if len(missing) > 0 {
+		return d.Missing(start, missing...)
+	}
 	return nil
 }
 
@@ -17651,6 +17830,8 @@ func (x *Response) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Response) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
 	x.Unknown.Encode(e)
 }
 
@@ -25860,7 +26041,7 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [2]bool
+	var seen [3]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -25870,11 +26051,29 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "method":
+		case "jsonrpc":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "method")
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if v != "2.0" {
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "method":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "method")
+			}
+			seen[1] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -25886,10 +26085,10 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 				x.Method = v0
 			}
 		case "params":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "params")
 			}
-			seen[1] = true
+			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
@@ -25933,6 +26132,9 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "jsonrpc")
+	}
+	if !seen[1] {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
@@ -25950,6 +26152,8 @@ func (x *Notification) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Notification) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
 	e.RawKey("\"method\":")
 	e.String(x.Method)
 	if !x.Params.IsAbsent() {
@@ -34262,7 +34466,7 @@ func (x *AgentClientProtocolClientRequest) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [3]bool
+	var seen [4]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -34272,11 +34476,29 @@ func (x *AgentClientProtocolClientRequest) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "id":
+		case "jsonrpc":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "id")
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if v != "2.0" {
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "id":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[1] = true
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
@@ -34288,10 +34510,10 @@ func (x *AgentClientProtocolClientRequest) DecodeWire(d *wire.Decoder) error {
 				x.ID = v0
 			}
 		case "method":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "method")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -34303,10 +34525,10 @@ func (x *AgentClientProtocolClientRequest) DecodeWire(d *wire.Decoder) error {
 				x.Method = v0
 			}
 		case "params":
-			if seen[2] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "params")
 			}
-			seen[2] = true
+			seen[3] = true
 			if err := x.Params.DecodeWire(d); err != nil {
 				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
 					return err
@@ -34332,9 +34554,12 @@ func (x *AgentClientProtocolClientRequest) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
-		missing = append(missing, "id")
+		missing = append(missing, "jsonrpc")
 	}
 	if !seen[1] {
+		missing = append(missing, "id")
+	}
+	if !seen[2] {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
@@ -34352,6 +34577,8 @@ func (x *AgentClientProtocolClientRequest) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *AgentClientProtocolClientRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
 	e.RawKey("\"id\":")
 	EncodeRequestID(e, x.ID)
 	e.RawKey("\"method\":")
@@ -38622,6 +38849,7 @@ func (x *AgentClientProtocolClientResponse) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
+	var seen [1]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -38631,6 +38859,24 @@ func (x *AgentClientProtocolClientResponse) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
+		case "jsonrpc":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if v != "2.0" {
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
 		default:
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
@@ -38648,7 +38894,13 @@ func (x *AgentClientProtocolClientResponse) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	_ = start
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "jsonrpc")
+	}
+	if len(missing) > 0 {
+		return d.Missing(start, missing...)
+	}
 	return nil
 }
 
@@ -38661,6 +38913,8 @@ func (x *AgentClientProtocolClientResponse) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *AgentClientProtocolClientResponse) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
 	x.Unknown.Encode(e)
 }
 
@@ -40675,7 +40929,7 @@ func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) erro
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [2]bool
+	var seen [3]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -40685,11 +40939,29 @@ func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) erro
 			break
 		}
 		switch string(key) {
-		case "method":
+		case "jsonrpc":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "method")
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if v != "2.0" {
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "method":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "method")
+			}
+			seen[1] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -40701,10 +40973,10 @@ func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) erro
 				x.Method = v0
 			}
 		case "params":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "params")
 			}
-			seen[1] = true
+			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
@@ -40748,6 +41020,9 @@ func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) erro
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "jsonrpc")
+	}
+	if !seen[1] {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
@@ -40765,6 +41040,8 @@ func (x *AgentClientProtocolClientNotification) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *AgentClientProtocolClientNotification) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
 	e.RawKey("\"method\":")
 	e.String(x.Method)
 	if !x.Params.IsAbsent() {
@@ -46146,7 +46423,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(ElicitationFormMode)
 				CheckElicitationFormMode(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeElicitationFormMode(d)
 			},

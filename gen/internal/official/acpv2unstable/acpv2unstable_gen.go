@@ -33,6 +33,9 @@ type AgentClientProtocolAgent interface {
 }
 
 // Request has no description in its schema.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
 type Request struct {
 	// The request id used to correlate the matching response.
 	ID RequestID `json:"id"`
@@ -1501,6 +1504,9 @@ type Titled TitledMultiSelectItems
 // ElicitationFormMode is a form-based elicitation mode where the client
 // renders a form from the provided schema.
 //
+// Validate does not check: oneOf: an object may fit both
+// /$defs/ElicitationFormMode/oneOf/0 and /$defs/ElicitationFormMode/oneOf/1.
+//
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
 // first) whose required members are all present. Its variants are Session,
@@ -1512,6 +1518,8 @@ type ElicitationFormMode interface {
 // Session is the tied to a session, optionally to a specific tool call within
 // that session.
 type Session struct {
+	// A JSON Schema describing the form fields to present to the user.
+	RequestedSchema ElicitationSchema `json:"requestedSchema"`
 	// The session this elicitation is tied to.
 	SessionID SessionID `json:"sessionId"`
 	// Optional tool call within the session.
@@ -1528,6 +1536,8 @@ type Session struct {
 // outside of a session
 // (e.g., during auth/configuration phases before any session is started).
 type ElicitationFormModeRequest struct {
+	// A JSON Schema describing the form fields to present to the user.
+	RequestedSchema ElicitationSchema `json:"requestedSchema"`
 	// The pending Client-to-Agent request this elicitation is tied to.
 	RequestID RequestID `json:"requestId"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -1572,6 +1582,10 @@ type ElicitationURLMode interface {
 // ElicitationURLModeSession is the tied to a session, optionally to a specific
 // tool call within that session.
 type ElicitationURLModeSession struct {
+	// The unique identifier for this elicitation.
+	ElicitationID ElicitationID `json:"elicitationId"`
+	// The URL to direct the user to.
+	URL string `json:"url"`
 	// The session this elicitation is tied to.
 	SessionID SessionID `json:"sessionId"`
 	// Optional tool call within the session.
@@ -1588,6 +1602,10 @@ type ElicitationURLModeSession struct {
 // of a session
 // (e.g., during auth/configuration phases before any session is started).
 type ElicitationURLModeRequest struct {
+	// The unique identifier for this elicitation.
+	ElicitationID ElicitationID `json:"elicitationId"`
+	// The URL to direct the user to.
+	URL string `json:"url"`
 	// The pending Client-to-Agent request this elicitation is tied to.
 	RequestID RequestID `json:"requestId"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -1660,6 +1678,9 @@ type ExtMethodRequest struct {
 }
 
 // Response has no description in its schema.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
 type Response struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -4300,6 +4321,9 @@ type AgentResponseErrorIDNumber int64
 type AgentResponseErrorIDStr string
 
 // Notification has no description in its schema.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
 type Notification struct {
 	// The notification method name.
 	Method string `json:"method"`
@@ -5475,6 +5499,9 @@ type AgentClientProtocolClient interface {
 }
 
 // AgentClientProtocolClientRequest has no description in its schema.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
 type AgentClientProtocolClientRequest struct {
 	// The request id used to correlate the matching response.
 	ID RequestID `json:"id"`
@@ -6664,6 +6691,9 @@ type PromptRequest struct {
 type ExtRequest json.RawMessage
 
 // AgentClientProtocolClientResponse has no description in its schema.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
 type AgentClientProtocolClientResponse struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -6989,6 +7019,9 @@ type ClientResponseErrorIDNumber = AgentResponseErrorIDNumber
 type ClientResponseErrorIDStr = AgentResponseErrorIDStr
 
 // AgentClientProtocolClientNotification has no description in its schema.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
 type AgentClientProtocolClientNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
@@ -7164,6 +7197,9 @@ type AgentClientProtocolProxy interface {
 }
 
 // AgentClientProtocolProxyRequest has no description in its schema.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
 type AgentClientProtocolProxyRequest struct {
 	// The request id used to correlate the matching response.
 	ID RequestID `json:"id"`
@@ -7258,6 +7294,9 @@ type ProxyRequestParamsProxySuccessorRequest struct {
 }
 
 // AgentClientProtocolProxyResponse has no description in its schema.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
 type AgentClientProtocolProxyResponse struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -7368,6 +7407,9 @@ type ProxyResponseErrorIDNumber = AgentResponseErrorIDNumber
 type ProxyResponseErrorIDStr = AgentResponseErrorIDStr
 
 // AgentClientProtocolProxyNotification has no description in its schema.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
 type AgentClientProtocolProxyNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
@@ -8360,7 +8402,7 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [3]bool
+	var seen [4]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -8370,11 +8412,29 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "id":
+		case "jsonrpc":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "id")
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if v != "2.0" {
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "id":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[1] = true
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
@@ -8386,10 +8446,10 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 				x.ID = v0
 			}
 		case "method":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "method")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -8401,10 +8461,10 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 				x.Method = v0
 			}
 		case "params":
-			if seen[2] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "params")
 			}
-			seen[2] = true
+			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
@@ -8448,9 +8508,12 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
-		missing = append(missing, "id")
+		missing = append(missing, "jsonrpc")
 	}
 	if !seen[1] {
+		missing = append(missing, "id")
+	}
+	if !seen[2] {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
@@ -8468,6 +8531,8 @@ func (x *Request) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Request) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
 	e.RawKey("\"id\":")
 	EncodeRequestID(e, x.ID)
 	e.RawKey("\"method\":")
@@ -18983,38 +19048,10 @@ func CheckElicitationFormMode(c *wire.Checker, p string, v ElicitationFormMode) 
 	case *Session:
 		if v != nil {
 			v.CheckWire(c, p)
-			in := c.Input(p)
-			raw := in
-			if raw == nil {
-				e := wire.NewEncoder(nil)
-				v.EncodeWire(e)
-				raw = e.Bytes()
-			}
-			if w := new(ElicitationFormModeRequest); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				if in != nil {
-					c.Partial()
-				} else {
-					c.FailKeyword(p, "oneOf", "fits both Session and ElicitationFormModeRequest; oneOf allows exactly one")
-				}
-			}
 		}
 	case *ElicitationFormModeRequest:
 		if v != nil {
 			v.CheckWire(c, p)
-			in := c.Input(p)
-			raw := in
-			if raw == nil {
-				e := wire.NewEncoder(nil)
-				v.EncodeWire(e)
-				raw = e.Bytes()
-			}
-			if w := new(Session); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
-				if in != nil {
-					c.Partial()
-				} else {
-					c.FailKeyword(p, "oneOf", "fits both ElicitationFormModeRequest and Session; oneOf allows exactly one")
-				}
-			}
 		}
 	}
 }
@@ -19054,7 +19091,7 @@ func (x *Session) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [2]bool
+	var seen [3]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -19064,11 +19101,22 @@ func (x *Session) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "sessionId":
+		case "requestedSchema":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
+				return wire.DuplicateError(d.Offset(), "requestedSchema")
 			}
 			seen[0] = true
+			if err := x.RequestedSchema.DecodeWire(d); err != nil {
+				if err := d.Recover(wire.At(err, "requestedSchema"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "sessionId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
 					return err
@@ -19076,10 +19124,10 @@ func (x *Session) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 		case "toolCallId":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "toolCallId")
 			}
-			seen[1] = true
+			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
@@ -19119,6 +19167,9 @@ func (x *Session) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "requestedSchema")
+	}
+	if !seen[1] {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
@@ -19136,6 +19187,8 @@ func (x *Session) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Session) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"requestedSchema\":")
+	x.RequestedSchema.EncodeWire(e)
 	e.RawKey("\"sessionId\":")
 	x.SessionID.EncodeWire(e)
 	if !x.ToolCallID.IsAbsent() {
@@ -19150,7 +19203,12 @@ func (x *Session) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Session) CheckWire(c *wire.Checker, p string) {}
+func (x *Session) CheckWire(c *wire.Checker, p string) {
+	{
+		p := c.Join(p, "requestedSchema")
+		x.RequestedSchema.CheckWire(c, p)
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *Session) Validate() error {
@@ -19179,7 +19237,7 @@ func (x *ElicitationFormModeRequest) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [1]bool
+	var seen [2]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -19189,11 +19247,22 @@ func (x *ElicitationFormModeRequest) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "requestId":
+		case "requestedSchema":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "requestId")
+				return wire.DuplicateError(d.Offset(), "requestedSchema")
 			}
 			seen[0] = true
+			if err := x.RequestedSchema.DecodeWire(d); err != nil {
+				if err := d.Recover(wire.At(err, "requestedSchema"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "requestId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "requestId")
+			}
+			seen[1] = true
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
@@ -19223,6 +19292,9 @@ func (x *ElicitationFormModeRequest) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "requestedSchema")
+	}
+	if !seen[1] {
 		missing = append(missing, "requestId")
 	}
 	if len(missing) > 0 {
@@ -19240,6 +19312,8 @@ func (x *ElicitationFormModeRequest) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *ElicitationFormModeRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"requestedSchema\":")
+	x.RequestedSchema.EncodeWire(e)
 	e.RawKey("\"requestId\":")
 	EncodeRequestID(e, x.RequestID)
 	x.Unknown.Encode(e)
@@ -19247,6 +19321,10 @@ func (x *ElicitationFormModeRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationFormModeRequest) CheckWire(c *wire.Checker, p string) {
+	{
+		p := c.Join(p, "requestedSchema")
+		x.RequestedSchema.CheckWire(c, p)
+	}
 	if x.RequestID == nil {
 		c.FailKeyword(c.Join(p, "requestId"), "type", "a value is required")
 	} else {
@@ -19726,7 +19804,7 @@ func (x *ElicitationURLModeSession) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [2]bool
+	var seen [4]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -19736,11 +19814,37 @@ func (x *ElicitationURLModeSession) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "sessionId":
+		case "elicitationId":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
+				return wire.DuplicateError(d.Offset(), "elicitationId")
 			}
 			seen[0] = true
+			if err := x.ElicitationID.DecodeWire(d); err != nil {
+				if err := d.Recover(wire.At(err, "elicitationId"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "url":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "url")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+						return err
+					}
+					continue
+				}
+				x.URL = v0
+			}
+		case "sessionId":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[2] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				if err := d.Recover(wire.At(err, "sessionId"), start, 0); err != nil {
 					return err
@@ -19748,10 +19852,10 @@ func (x *ElicitationURLModeSession) DecodeWire(d *wire.Decoder) error {
 				continue
 			}
 		case "toolCallId":
-			if seen[1] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "toolCallId")
 			}
-			seen[1] = true
+			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				if err := d.Recover(wire.At(err, "toolCallId"), start, 0); err != nil {
@@ -19791,6 +19895,12 @@ func (x *ElicitationURLModeSession) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "elicitationId")
+	}
+	if !seen[1] {
+		missing = append(missing, "url")
+	}
+	if !seen[2] {
 		missing = append(missing, "sessionId")
 	}
 	if len(missing) > 0 {
@@ -19808,6 +19918,10 @@ func (x *ElicitationURLModeSession) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *ElicitationURLModeSession) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"elicitationId\":")
+	x.ElicitationID.EncodeWire(e)
+	e.RawKey("\"url\":")
+	e.String(x.URL)
 	e.RawKey("\"sessionId\":")
 	x.SessionID.EncodeWire(e)
 	if !x.ToolCallID.IsAbsent() {
@@ -19822,7 +19936,14 @@ func (x *ElicitationURLModeSession) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationURLModeSession) CheckWire(c *wire.Checker, p string) {}
+func (x *ElicitationURLModeSession) CheckWire(c *wire.Checker, p string) {
+	{
+		p := c.Join(p, "url")
+		if !check.IsURI(string(x.URL)) {
+			c.FailKeyword(p, "format", "%q is not a valid uri", string(x.URL))
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ElicitationURLModeSession) Validate() error {
@@ -19851,7 +19972,7 @@ func (x *ElicitationURLModeRequest) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [1]bool
+	var seen [3]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -19861,11 +19982,37 @@ func (x *ElicitationURLModeRequest) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "requestId":
+		case "elicitationId":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "requestId")
+				return wire.DuplicateError(d.Offset(), "elicitationId")
 			}
 			seen[0] = true
+			if err := x.ElicitationID.DecodeWire(d); err != nil {
+				if err := d.Recover(wire.At(err, "elicitationId"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "url":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "url")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					if err := d.Recover(wire.At(err, "url"), start, 0); err != nil {
+						return err
+					}
+					continue
+				}
+				x.URL = v0
+			}
+		case "requestId":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "requestId")
+			}
+			seen[2] = true
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
@@ -19895,6 +20042,12 @@ func (x *ElicitationURLModeRequest) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "elicitationId")
+	}
+	if !seen[1] {
+		missing = append(missing, "url")
+	}
+	if !seen[2] {
 		missing = append(missing, "requestId")
 	}
 	if len(missing) > 0 {
@@ -19912,6 +20065,10 @@ func (x *ElicitationURLModeRequest) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *ElicitationURLModeRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"elicitationId\":")
+	x.ElicitationID.EncodeWire(e)
+	e.RawKey("\"url\":")
+	e.String(x.URL)
 	e.RawKey("\"requestId\":")
 	EncodeRequestID(e, x.RequestID)
 	x.Unknown.Encode(e)
@@ -19919,6 +20076,12 @@ func (x *ElicitationURLModeRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationURLModeRequest) CheckWire(c *wire.Checker, p string) {
+	{
+		p := c.Join(p, "url")
+		if !check.IsURI(string(x.URL)) {
+			c.FailKeyword(p, "format", "%q is not a valid uri", string(x.URL))
+		}
+	}
 	if x.RequestID == nil {
 		c.FailKeyword(c.Join(p, "requestId"), "type", "a value is required")
 	} else {
@@ -20291,6 +20454,7 @@ func (x *Response) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
+	var seen [1]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -20300,6 +20464,24 @@ func (x *Response) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
+		case "jsonrpc":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if v != "2.0" {
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
 		default:
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
@@ -20317,7 +20499,13 @@ func (x *Response) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	_ = start
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "jsonrpc")
+	}
+	if len(missing) > 0 {
+		return d.Missing(start, missing...)
+	}
 	return nil
 }
 
@@ -20330,6 +20518,8 @@ func (x *Response) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Response) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
 	x.Unknown.Encode(e)
 }
 
@@ -35723,7 +35913,7 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [2]bool
+	var seen [3]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -35733,11 +35923,29 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "method":
+		case "jsonrpc":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "method")
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if v != "2.0" {
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "method":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "method")
+			}
+			seen[1] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -35749,10 +35957,10 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 				x.Method = v0
 			}
 		case "params":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "params")
 			}
-			seen[1] = true
+			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
@@ -35796,6 +36004,9 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "jsonrpc")
+	}
+	if !seen[1] {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
@@ -35813,6 +36024,8 @@ func (x *Notification) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Notification) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
 	e.RawKey("\"method\":")
 	e.String(x.Method)
 	if !x.Params.IsAbsent() {
@@ -43295,7 +43508,7 @@ func (x *AgentClientProtocolClientRequest) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [3]bool
+	var seen [4]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -43305,11 +43518,29 @@ func (x *AgentClientProtocolClientRequest) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "id":
+		case "jsonrpc":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "id")
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if v != "2.0" {
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "id":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[1] = true
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
@@ -43321,10 +43552,10 @@ func (x *AgentClientProtocolClientRequest) DecodeWire(d *wire.Decoder) error {
 				x.ID = v0
 			}
 		case "method":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "method")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -43336,10 +43567,10 @@ func (x *AgentClientProtocolClientRequest) DecodeWire(d *wire.Decoder) error {
 				x.Method = v0
 			}
 		case "params":
-			if seen[2] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "params")
 			}
-			seen[2] = true
+			seen[3] = true
 			if err := x.Params.DecodeWire(d); err != nil {
 				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
 					return err
@@ -43365,9 +43596,12 @@ func (x *AgentClientProtocolClientRequest) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
-		missing = append(missing, "id")
+		missing = append(missing, "jsonrpc")
 	}
 	if !seen[1] {
+		missing = append(missing, "id")
+	}
+	if !seen[2] {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
@@ -43385,6 +43619,8 @@ func (x *AgentClientProtocolClientRequest) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *AgentClientProtocolClientRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
 	e.RawKey("\"id\":")
 	EncodeRequestID(e, x.ID)
 	e.RawKey("\"method\":")
@@ -49713,6 +49949,7 @@ func (x *AgentClientProtocolClientResponse) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
+	var seen [1]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -49722,6 +49959,24 @@ func (x *AgentClientProtocolClientResponse) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
+		case "jsonrpc":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if v != "2.0" {
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
 		default:
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
@@ -49739,7 +49994,13 @@ func (x *AgentClientProtocolClientResponse) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	_ = start
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "jsonrpc")
+	}
+	if len(missing) > 0 {
+		return d.Missing(start, missing...)
+	}
 	return nil
 }
 
@@ -49752,6 +50013,8 @@ func (x *AgentClientProtocolClientResponse) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *AgentClientProtocolClientResponse) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
 	x.Unknown.Encode(e)
 }
 
@@ -52345,7 +52608,7 @@ func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) erro
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [2]bool
+	var seen [3]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -52355,11 +52618,29 @@ func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) erro
 			break
 		}
 		switch string(key) {
-		case "method":
+		case "jsonrpc":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "method")
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if v != "2.0" {
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "method":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "method")
+			}
+			seen[1] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -52371,10 +52652,10 @@ func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) erro
 				x.Method = v0
 			}
 		case "params":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "params")
 			}
-			seen[1] = true
+			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
@@ -52418,6 +52699,9 @@ func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) erro
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "jsonrpc")
+	}
+	if !seen[1] {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
@@ -52435,6 +52719,8 @@ func (x *AgentClientProtocolClientNotification) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *AgentClientProtocolClientNotification) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
 	e.RawKey("\"method\":")
 	e.String(x.Method)
 	if !x.Params.IsAbsent() {
@@ -53495,7 +53781,7 @@ func (x *AgentClientProtocolProxyRequest) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [3]bool
+	var seen [4]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -53505,11 +53791,29 @@ func (x *AgentClientProtocolProxyRequest) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "id":
+		case "jsonrpc":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "id")
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if v != "2.0" {
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "id":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[1] = true
 			{
 				v0, err := DecodeRequestID(d)
 				if err != nil {
@@ -53521,10 +53825,10 @@ func (x *AgentClientProtocolProxyRequest) DecodeWire(d *wire.Decoder) error {
 				x.ID = v0
 			}
 		case "method":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "method")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -53536,10 +53840,10 @@ func (x *AgentClientProtocolProxyRequest) DecodeWire(d *wire.Decoder) error {
 				x.Method = v0
 			}
 		case "params":
-			if seen[2] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "params")
 			}
-			seen[2] = true
+			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
@@ -53583,9 +53887,12 @@ func (x *AgentClientProtocolProxyRequest) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
-		missing = append(missing, "id")
+		missing = append(missing, "jsonrpc")
 	}
 	if !seen[1] {
+		missing = append(missing, "id")
+	}
+	if !seen[2] {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
@@ -53603,6 +53910,8 @@ func (x *AgentClientProtocolProxyRequest) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *AgentClientProtocolProxyRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
 	e.RawKey("\"id\":")
 	EncodeRequestID(e, x.ID)
 	e.RawKey("\"method\":")
@@ -54135,6 +54444,7 @@ func (x *AgentClientProtocolProxyResponse) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
+	var seen [1]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -54144,6 +54454,24 @@ func (x *AgentClientProtocolProxyResponse) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
+		case "jsonrpc":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if v != "2.0" {
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
 		default:
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
@@ -54161,7 +54489,13 @@ func (x *AgentClientProtocolProxyResponse) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	_ = start
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "jsonrpc")
+	}
+	if len(missing) > 0 {
+		return d.Missing(start, missing...)
+	}
 	return nil
 }
 
@@ -54174,6 +54508,8 @@ func (x *AgentClientProtocolProxyResponse) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *AgentClientProtocolProxyResponse) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
 	x.Unknown.Encode(e)
 }
 
@@ -55039,7 +55375,7 @@ func (x *AgentClientProtocolProxyNotification) DecodeWire(d *wire.Decoder) error
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [2]bool
+	var seen [3]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -55049,11 +55385,29 @@ func (x *AgentClientProtocolProxyNotification) DecodeWire(d *wire.Decoder) error
 			break
 		}
 		switch string(key) {
-		case "method":
+		case "jsonrpc":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "method")
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				if err := d.Recover(wire.At(err, "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			if v != "2.0" {
+				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc"), start, 0); err != nil {
+					return err
+				}
+				continue
+			}
+		case "method":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "method")
+			}
+			seen[1] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -55065,10 +55419,10 @@ func (x *AgentClientProtocolProxyNotification) DecodeWire(d *wire.Decoder) error
 				x.Method = v0
 			}
 		case "params":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "params")
 			}
-			seen[1] = true
+			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				if err := d.Recover(wire.At(err, "params"), start, 0); err != nil {
@@ -55108,6 +55462,9 @@ func (x *AgentClientProtocolProxyNotification) DecodeWire(d *wire.Decoder) error
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "jsonrpc")
+	}
+	if !seen[1] {
 		missing = append(missing, "method")
 	}
 	if len(missing) > 0 {
@@ -55125,6 +55482,8 @@ func (x *AgentClientProtocolProxyNotification) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *AgentClientProtocolProxyNotification) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
 	e.RawKey("\"method\":")
 	e.String(x.Method)
 	if !x.Params.IsAbsent() {
@@ -61410,7 +61769,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(ElicitationFormMode)
 				CheckElicitationFormMode(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeElicitationFormMode(d)
 			},
