@@ -141,6 +141,11 @@ type ACPEffects struct {
 	// Baseline marks a method every agent implements: it is never
 	// answered "method not found".
 	Baseline bool `json:"baseline"`
+	// Lifecycle marks a method that changes which later messages are
+	// valid (the handshake, a login, a session's start, a prompt): in a
+	// version with JSON-RPC batches it is sent on a line of its own,
+	// never inside a batch.
+	Lifecycle bool `json:"lifecycle"`
 	// OpenValues are members whose values form an open set: a value the
 	// version does not define is one of one's own, and starts with "_"
 	// (ACP v2's open enums and union tags).

@@ -249,7 +249,7 @@ func (r *Rules) Start(first []*protocol.Message, opts protocol.Start) (protocol.
 			s.ext = append(s.ext, xt)
 		}
 	}
-	return s, nil
+	return newBatching(s), nil
 }
 
 // pick names the version of a trace: the one the user forced; else a
