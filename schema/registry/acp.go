@@ -154,6 +154,37 @@ type ACPEffects struct {
 	// params and result schemas enforce, beyond the schema row itself:
 	// a message of the method exercises them.
 	SchemaRows *ACPSchemaRows `json:"schema_rows"`
+
+	// CancelsRequest points to the id of a request of the sender's that
+	// the message cancels ($/cancel_request): its answer is then a result
+	// or the request-cancelled error, nothing else.
+	CancelsRequest string `json:"cancels_request"`
+	// CreatesFile points to a path the request may create: a missing
+	// file is no reason to fail it (fs/write_text_file).
+	CreatesFile string `json:"creates_file"`
+	// Cursor says where a paged request sends its cursor and its answer
+	// gives the next one: a cursor sent is one an answer gave.
+	Cursor *ACPCursor `json:"cursor"`
+	// Terminal says where a request's answer gives the id of a terminal
+	// it created (Creates, in the result) or a request names one it
+	// releases (Releases, in the params): a session is not closed while
+	// one of its terminals is unreleased.
+	Terminal *ACPTerminal `json:"terminal"`
+}
+
+// ACPCursor is a paged request's cursor (Sent, in the params) and the
+// answer's next one (Next, in the result).
+type ACPCursor struct {
+	Sent string `json:"sent"`
+	Next string `json:"next"`
+}
+
+// ACPTerminal is a terminal's creation (Creates: its id in the answer)
+// or release (Releases: its id in the params), on the session at
+// ACPEffects.Session.
+type ACPTerminal struct {
+	Creates  string `json:"creates"`
+	Releases string `json:"releases"`
 }
 
 // ACPOpenValue is an open set of values at At (a "*" token for every

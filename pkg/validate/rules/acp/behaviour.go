@@ -246,6 +246,13 @@ func (s *state) behaviour(m *protocol.Message, eff *method, req *request) {
 	if a := ef.AuthMethod; a != nil {
 		s.authMethod(m, a)
 	}
+	if p := ef.CancelsRequest; p != "" {
+		s.cancelsRequest(m, p)
+	}
+	if c := ef.Cursor; c != nil {
+		s.cursorSent(m, c)
+	}
+	s.terminalReleased(m, ef)
 	if cl := ef.ConfigOptions; cl != nil && !cl.Complete && ef.Session != "" && when(m, eff.configWhen) {
 		if ts := s.turnsAt(m, ef.Session); ts != nil {
 			ts.config, ts.hasConfig = m.Strings(cl.At), true
@@ -401,6 +408,21 @@ func (s *state) answeredBehaviour(m *protocol.Message, req *request) {
 	ef := &req.eff.Effects
 	s.advertises(m, req.eff.adWhen, "/result/")
 	s.openValues(m, ef.OpenValues, "/result/")
+	if req.cancelRequested != 0 {
+		s.exercise(reqCancelRequestAnswer) // a result: allowed
+	}
+	if ef.CreatesFile != "" {
+		s.exercise(reqWriteCreates)
+	}
+	if c := ef.Cursor; c != nil {
+		s.cursorGiven(m, c)
+	}
+	if t := ef.Terminal; t != nil {
+		s.terminalCreated(m, req, t)
+	}
+	if req.closing && req.closes != "" {
+		s.sessionClosed(m, req.closes)
+	}
 	if r := ef.SchemaRows; r != nil {
 		for _, id := range r.Result {
 			s.exercise(id)
@@ -572,6 +594,8 @@ func contains(list []string, s string) bool {
 // answeredError checks a JSON-RPC error answer to req.
 func (s *state) answeredError(m *protocol.Message, req *request) {
 	code, hasCode := protocol.IntValue(m.At("/error/code"))
+	s.cancelledAnswer(m, req, code, hasCode)
+	s.createsFile(m, req, code, hasCode)
 	if req.m == nil {
 		// A method the version does not define: unless it is an
 		// extension the receiver may implement, "method not found".

@@ -31,6 +31,10 @@ const (
 	RuleUnansweredRequest  = "unanswered-request"  // a request never answered before the trace ends (a warning)
 	RuleAbsolutePath       = "absolute-path"       // a relative file-system path
 	RuleOpenValue          = "open-value"          // a value of one's own in an open set, without "_"
+	RuleRequestID          = "request-id"          // a request with a null id (a warning)
+	RuleFileSystem         = "file-system"         // a file-system request answered as the spec does not allow
+	RuleListCursor         = "list-cursor"         // a list cursor no answer gave
+	RuleTerminalLifecycle  = "terminal-lifecycle"  // a terminal not released before its session closes
 )
 
 // Requirement ids this package's checks name, beyond those in ruleDocs'
@@ -198,6 +202,11 @@ func RuleDocs() []protocol.RuleDoc {
 		{Name: RuleOpenValue, Summary: "a value an open set of the version does not define (a union tag, an auth method type) without the \"_\" of one's own", Requirements: []string{"acp.ext.enum-underscore", "acp.auth.custom-type-prefix"}, Versions: stateVersions},
 		{Name: RuleAbsolutePath, Summary: "a file-system path that is not absolute", Requirements: withRestated(reqPathsAbsolute), Versions: effectVersions},
 		{Name: finding.RuleCustomMember, Summary: "a member the message's type does not define, where the spec reserves every name (custom data goes in _meta)", Requirements: []string{reqNoRootFields}},
+		{Name: RuleRequestID, Summary: "a request whose id is null", Requirements: []string{reqRequestIDNotNull}, Versions: effectVersions},
+		{Name: RuleCancellation, Summary: "a request cancelled with $/cancel_request answered with an error other than -32800", Requirements: []string{reqCancelRequestAnswer}},
+		{Name: RuleFileSystem, Summary: "a write to a file that does not exist yet answered \"resource not found\"", Requirements: []string{reqWriteCreates}, Versions: effectVersions},
+		{Name: RuleListCursor, Summary: "a list cursor that no answer on the connection gave", Requirements: []string{reqOpaqueCursor}},
+		{Name: RuleTerminalLifecycle, Summary: "a session closed while a terminal the agent created for it is unreleased", Requirements: []string{reqTerminalRelease}, Versions: effectVersions},
 		{Name: RuleConfigOptions, Summary: "an answer to session/set_config_option that does not list every option", Requirements: []string{reqConfigComplete}, Versions: effectVersions},
 	}
 }

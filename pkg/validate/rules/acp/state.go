@@ -51,6 +51,7 @@ type state struct {
 	lossy    bool                       // a line could not be read
 
 	warned protocol.Once // once-per-trace warnings already given
+	ob     obligations   // cursors given, terminals unreleased
 
 	// tablesOf compiles another version's tables (Rules.tables), for the
 	// version initialize's answer names; strict is set when the user
@@ -96,6 +97,9 @@ type request struct {
 	sid       string
 	cancelled bool
 	replay    string // when the answer replays the session's history (registry.Replay…)
+	// cancelRequested is the line of the $/cancel_request its sender sent
+	// for it, 0 if none.
+	cancelRequested int
 }
 
 type session struct {
@@ -194,6 +198,9 @@ func (s *state) Step(m *protocol.Message) {
 			// Its receiver cannot answer it by id: it may answer
 			// with a null id.
 			s.unreadable++
+		}
+		if hasID && s.stateful() {
+			s.requestID(m, idAt)
 		}
 		name, at := s.methodName(nb)
 		s.begin(m, name, false)
@@ -454,6 +461,10 @@ func (s *state) call(m *protocol.Message, name string, at methodAt, idAt int, ha
 		if k, ok := s.idKey(dir, m, idAt); ok {
 			kept = new(request)
 			*kept = *req
+			if eff.Effects.Terminal != nil && kept.sid == "" && eff.Effects.Session != "" {
+				// Its answer's terminal belongs to the session.
+				kept.sid, _ = m.String(eff.Effects.Session)
+			}
 			s.pending.Put(string(k), kept)
 		}
 	}

@@ -1,0 +1,184 @@
+package acp
+
+// Obligations that follow a message over its lifetime, each read from an
+// effect of the method tables: a request's id, a request cancelled by its
+// sender, a file a write may create, a list's
+// cursors and a session's terminals.
+
+import (
+	"github.com/agentproto/agentproto/internal/jsonscan"
+	"github.com/agentproto/agentproto/pkg/validate/finding"
+	"github.com/agentproto/agentproto/pkg/validate/protocol"
+	"github.com/agentproto/agentproto/schema/registry"
+)
+
+// The rows they check.
+const (
+	reqRequestIDNotNull    = "acp.jsonrpc.request-id-not-null"
+	reqCancelRequestAnswer = "acp.cancel-request.answer"
+	reqWriteCreates        = "acp.fs.write-creates"
+	reqOpaqueCursor        = "acp.list.opaque-cursor"
+	reqTerminalRelease     = "acp.terminal.release"
+)
+
+// JSON-RPC and ACP error codes the obligations read.
+const (
+	codeRequestCancelled = -32800
+	codeResourceNotFound = -32002
+)
+
+// maxCursors bounds the cursors remembered per connection, and
+// maxTerminals the unreleased terminals per session.
+const (
+	maxCursors   = 256
+	maxTerminals = 64
+)
+
+// obligations is the state the checks of this file keep.
+type obligations struct {
+	cursors   *protocol.Recent[bool] // cursors the agent's answers gave
+	terminals map[string][]terminal  // unreleased terminals by session
+}
+
+// terminal is a terminal the client created for the agent.
+type terminal struct {
+	id   string
+	line int
+}
+
+// requestID warns of a request whose id is null: JSON-RPC allows it, but
+// a null id is also what answers an unreadable request, so its answer is
+// ambiguous.
+func (s *state) requestID(m *protocol.Message, idAt int) {
+	s.exercise(reqRequestIDNotNull)
+	if m.Doc.Type(idAt) == jsonscan.Null {
+		m.Breach(reqRequestIDNotNull, finding.Warning, RuleRequestID, "/id", "a request with a null id: ids are strings or integers, since an answer with a null id is also what answers a request whose id could not be read")
+	}
+}
+
+// cancelsRequest notes the request of the sender's that a notification
+// cancels (effect CancelsRequest): its answer is then held to a result or
+// the request-cancelled error.
+func (s *state) cancelsRequest(m *protocol.Message, p string) {
+	n := m.Doc.Find(p)
+	if n < 0 {
+		return
+	}
+	k, ok := s.idKey(m.Dir, m, n)
+	if !ok {
+		return
+	}
+	if req, _ := s.pending.GetBytes(k); req != nil {
+		req.cancelRequested = m.Line
+	}
+}
+
+// cancelledAnswer checks the error answer to a request its sender
+// cancelled: a result (possibly partial) or -32800, nothing else.
+func (s *state) cancelledAnswer(m *protocol.Message, req *request, code int64, hasCode bool) {
+	if req.cancelRequested == 0 {
+		return
+	}
+	s.exercise(reqCancelRequestAnswer)
+	if hasCode && code != codeRequestCancelled {
+		m.Breach(reqCancelRequestAnswer, finding.Error, RuleCancellation, "/error/code", "the request was cancelled with $/cancel_request (line %d), and it was answered with error %d: a cancelled request is still answered once, with a result (possibly partial) or with error %d (request cancelled)", req.cancelRequested, code, codeRequestCancelled)
+	}
+}
+
+// createsFile checks the error answer to a request that may create the
+// file it names (effect CreatesFile): "resource not found" is no answer
+// to a write.
+func (s *state) createsFile(m *protocol.Message, req *request, code int64, hasCode bool) {
+	if req.eff == nil || req.eff.Effects.CreatesFile == "" {
+		return
+	}
+	s.exercise(reqWriteCreates)
+	if hasCode && code == codeResourceNotFound {
+		m.Breach(reqWriteCreates, finding.Error, RuleFileSystem, "/error/code", "the write was answered %d (resource not found): a write to a file that does not exist yet creates it", codeResourceNotFound)
+	}
+}
+
+// cursorSent checks a paged request's cursor (effect Cursor): it is one
+// an answer on this connection gave, sent back as it was.
+func (s *state) cursorSent(m *protocol.Message, c *registry.ACPCursor) {
+	if c.Sent == "" {
+		return
+	}
+	s.exercise(reqOpaqueCursor)
+	cur, ok := m.String(c.Sent)
+	if !ok || s.ob.cursors == nil && s.midSession {
+		return
+	}
+	if s.ob.cursors != nil {
+		if _, seen := s.ob.cursors.Get(cur); seen || s.ob.cursors.Forgotten(cur) {
+			return
+		}
+	}
+	if s.midSession || s.lossy {
+		return // the answer that gave it may be before the capture
+	}
+	m.Breach(reqOpaqueCursor, finding.Error, RuleListCursor, c.Sent, "cursor %s was given by no answer on this connection: a cursor is opaque, sent back exactly as an answer's nextCursor gave it, never built, edited or kept from another connection", protocol.Quote(clip(cur)))
+}
+
+// cursorGiven notes the next cursor an answer gives.
+func (s *state) cursorGiven(m *protocol.Message, c *registry.ACPCursor) {
+	if c.Next == "" {
+		return
+	}
+	if cur, ok := m.String(c.Next); ok {
+		if s.ob.cursors == nil {
+			s.ob.cursors = protocol.NewRecent[bool](maxCursors)
+		}
+		s.ob.cursors.Put(cur, true)
+	}
+}
+
+// terminalCreated notes a terminal an answer created, on the session of
+// its request.
+func (s *state) terminalCreated(m *protocol.Message, req *request, t *registry.ACPTerminal) {
+	if t.Creates == "" || req.sid == "" {
+		return
+	}
+	id, ok := m.String(t.Creates)
+	if !ok {
+		return
+	}
+	if s.ob.terminals == nil {
+		s.ob.terminals = map[string][]terminal{}
+	}
+	if list := s.ob.terminals[req.sid]; len(list) < maxTerminals {
+		s.ob.terminals[req.sid] = append(list, terminal{id, m.Line})
+	}
+}
+
+// terminalReleased forgets a terminal a request releases.
+func (s *state) terminalReleased(m *protocol.Message, ef *registry.ACPEffects) {
+	t := ef.Terminal
+	if t == nil || t.Releases == "" || ef.Session == "" {
+		return
+	}
+	sid, ok := m.String(ef.Session)
+	id, ok2 := m.String(t.Releases)
+	if !ok || !ok2 {
+		return
+	}
+	list := s.ob.terminals[sid]
+	for i, x := range list {
+		if x.id == id {
+			s.ob.terminals[sid] = append(list[:i], list[i+1:]...)
+			return
+		}
+	}
+}
+
+// sessionClosed checks, at the answer that closes a session, that the
+// agent released every terminal it created for it.
+func (s *state) sessionClosed(m *protocol.Message, sid string) {
+	s.exercise(reqTerminalRelease)
+	list := s.ob.terminals[sid]
+	if len(list) == 0 {
+		return
+	}
+	delete(s.ob.terminals, sid)
+	m.Breach(reqTerminalRelease, finding.Error, RuleTerminalLifecycle, "/result", "session %s is closed, and terminal %s (created on line %d) was never released: the agent releases every terminal it creates with terminal/release, at the latest before the session is closed", protocol.Quote(clip(sid)), protocol.Quote(clip(list[0].id)), list[0].line)
+}
