@@ -159,8 +159,10 @@ func (s *state) response(m *protocol.Message, idAt int) {
 		m.RTSchema, m.RTPointer = req.m.result.ID, "/result"
 		s.exercise(reqNoRootFields)
 		ck := s.withExt(m, protocol.Check{Schema: req.m.result, Loc: s.t.atResult, Ptr: s.t.ptrResult, NearMiss: true, Closed: true}, req.m, func(x *method) *protocol.Schema { return x.result }, "result")
-		if req.eff.Effects.Initializes && s.stateful() && s.t.v.WireVersion == 1 {
+		if req.eff.Effects.Initializes && s.stateful() {
 			s.exercise(reqAgreeVersion)
+		}
+		if req.eff.Effects.Initializes && s.stateful() && s.t.v.WireVersion == 1 {
 			if other := s.initializedAs(m, req); other != nil {
 				// One cause: the body is another version's, said
 				// once, rather than each of its members.

@@ -184,12 +184,12 @@ func (s *state) behaviour(m *protocol.Message, eff *method, req *request) {
 	if p := ef.CancelsTurn; p != "" {
 		if sid, ok := m.String(p); ok {
 			if ts := s.turns(sid); ts != nil {
-				s.cancelForeground(ts)
+				s.cancelForeground(ts, eff.Method)
 				if ts.turn != nil {
-					ts.turn.cancelled = true
+					ts.turn.cancelled, ts.turn.cancelledBy = true, eff.Method
 				}
 				for _, a := range ts.asks {
-					a.cancelled = true
+					a.cancelled, a.cancelledBy = true, eff.Method
 				}
 			}
 		}
@@ -527,11 +527,11 @@ func (s *state) endTurn(m *protocol.Message, req *request, errored bool) {
 		return
 	}
 	if errored {
-		m.Breach(reqCancelNoError, finding.Error, RuleCancellation, "/error", "the client cancelled this turn (session/cancel), and the agent answered the prompt with an error: it must answer with stopReason %s, even when the cancellation made the work fail", protocol.Quote(sr.Cancelled))
+		m.Breach(reqCancelNoError, finding.Error, RuleCancellation, "/error", "the client cancelled this turn (%s), and the agent answered the prompt with an error: it must answer with stopReason %s, even when the cancellation made the work fail", req.cancelledBy, protocol.Quote(sr.Cancelled))
 		return
 	}
 	if got, ok := m.String(sr.At); ok && got != sr.Cancelled {
-		m.Breach(reqCancelledReason, finding.Error, RuleCancellation, sr.At, "the client cancelled this turn (session/cancel), and the agent answered stopReason %s: a cancelled turn must end with stopReason %s", protocol.Quote(got), protocol.Quote(sr.Cancelled))
+		m.Breach(reqCancelledReason, finding.Error, RuleCancellation, sr.At, "the client cancelled this turn (%s), and the agent answered stopReason %s: a cancelled turn must end with stopReason %s", req.cancelledBy, protocol.Quote(got), protocol.Quote(sr.Cancelled))
 	}
 }
 
@@ -544,7 +544,7 @@ func (s *state) answeredAsk(m *protocol.Message, req *request, out *registry.ACP
 	}
 	s.exercise(reqPermissionCancel)
 	if got, ok := m.String(out.At); ok && got != out.Value {
-		m.Breach(reqPermissionCancel, finding.Error, RuleCancellation, out.At, "the client cancelled the turn (session/cancel) while this request waited, and then answered %s: every request the cancelled turn waits on must be answered %s", protocol.Quote(got), protocol.Quote(out.Value))
+		m.Breach(reqPermissionCancel, finding.Error, RuleCancellation, out.At, "the client cancelled the turn (%s) while this request waited, and then answered %s: every request the cancelled turn waits on must be answered %s", req.cancelledBy, protocol.Quote(got), protocol.Quote(out.Value))
 	}
 }
 
@@ -609,9 +609,16 @@ func (s *state) answeredError(m *protocol.Message, req *request) {
 		return
 	}
 	ef := &req.eff.Effects
+	if req.replay == registry.ReplayNever && req.sid != "" {
+		// A refused resume restores nothing: what the session sends
+		// next is not history under a pending resume.
+		if ts := s.turns(req.sid); ts != nil && ts.resuming == req {
+			ts.resuming = nil
+		}
+	}
 	if ef.CancelledOutcome != nil && req.cancelled {
 		s.exercise(reqPermissionCancel)
-		m.Breach(reqPermissionCancel, finding.Error, RuleCancellation, "/error", "the client cancelled the turn (session/cancel) while this request waited, and then answered it with an error: every request the cancelled turn waits on is answered with outcome %s", protocol.Quote(ef.CancelledOutcome.Value))
+		m.Breach(reqPermissionCancel, finding.Error, RuleCancellation, "/error", "the client cancelled the turn (%s) while this request waited, and then answered it with an error: every request the cancelled turn waits on is answered with outcome %s", req.cancelledBy, protocol.Quote(ef.CancelledOutcome.Value))
 	}
 	if ef.Initializes && !s.initAnswered {
 		s.exercise(reqAgentVersion)

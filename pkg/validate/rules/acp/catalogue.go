@@ -192,6 +192,7 @@ func RuleDocs() []protocol.RuleDoc {
 		{Name: RuleHistoryReplay, Summary: "session/resume replaying history after its answer when asked for it, or at all when not", Requirements: []string{reqResumeNoReplay, "acp.session.resume-replay-first"}, Versions: stateVersions},
 		{Name: RuleVersion, Summary: "initialize answered with an error, or with a protocol version that does not exist", Requirements: []string{reqAgentVersion, reqFallbackVersion}},
 		{Name: RuleVersion, Summary: "initialize answered with version 1's number and another version's body", Requirements: []string{reqAgreeVersion}, Versions: effectVersions},
+		{Name: RuleUnknownMethod, Summary: "a method only an older version has (one v2 removed) on a connection that negotiated v2", Requirements: []string{reqAgreeVersion}, Versions: stateVersions},
 		{Name: RuleDuplicateSession, Summary: "a new session whose id is already in use", Requirements: []string{reqUniqueSession}},
 		{Name: RuleNotificationAnswer, Summary: "a response with a null id where no message was unreadable: it answers a notification or nothing", Requirements: []string{reqNullID, reqNoNotifAnswer}},
 		// In v2 an answer to a notification inside a batch is one too.

@@ -96,7 +96,10 @@ type request struct {
 	// that session's turn was cancelled while the request waited.
 	sid       string
 	cancelled bool
-	replay    string // when the answer replays the session's history (registry.Replay…)
+	// cancelledBy is the method that cancelled the turn (session/cancel,
+	// or session/close, which cancels as it does).
+	cancelledBy string
+	replay      string // when the answer replays the session's history (registry.Replay…)
 	// cancelRequested is the line of the $/cancel_request its sender sent
 	// for it, 0 if none.
 	cancelRequested int
@@ -559,6 +562,12 @@ func (s *state) unknownMethod(m *protocol.Message, name string, idAt int, hasID 
 	case near != "":
 		// A misspelling of a method of the version: a defect.
 		m.Add(finding.Error, RuleUnknownMethod, "/method", "unknown method %s: %s has no such method, and a receiver answers \"method not found\"; did you mean %q?", protocol.Quote(name), s.t.v.Title, near)
+	case s.olderOnly(name):
+		// A method only an older version has, on a connection that
+		// negotiated a newer one (v2's removed fs/*, session/set_mode):
+		// the sender speaks a version it did not agree on.
+		s.exercise(reqAgreeVersion)
+		m.Breach(reqAgreeVersion, finding.Error, RuleUnknownMethod, "/method", "method %s is a method of %s, which %s removed: once initialize settled %s, both sides follow only its specification, and a receiver answers \"method not found\" (a notification it ignores)", protocol.Quote(name), s.elsewhere(name), s.t.v.Title, s.t.v.Title)
 	case s.elsewhere(name) != "":
 		// A method of another version: a receiver that does not
 		// know it answers "method not found" (or ignores a
@@ -599,6 +608,25 @@ func (s *state) baseTitle() string {
 		}
 	}
 	return s.t.v.Title
+}
+
+// olderOnly reports whether only versions of an older wire version than
+// the trace's define a method: one the trace's version removed.
+func (s *state) olderOnly(name string) bool {
+	if s.t.v.WireVersion < 2 {
+		return false
+	}
+	found := false
+	for _, v := range s.reg.Versions("acp") {
+		if v == s.t.v || len(v.ACP().Named(name)) == 0 {
+			continue
+		}
+		if v.WireVersion == 0 || v.WireVersion >= s.t.v.WireVersion {
+			return false
+		}
+		found = true
+	}
+	return found
 }
 
 // elsewhere names the other versions of the protocol that define a method.

@@ -30,12 +30,13 @@ var stateVersions = []string{"v2", "v2-unstable"}
 
 // foreground is what a session's reported states have left to check.
 type foreground struct {
-	working   bool   // running (or another working state) since the last idle
-	taken     bool   // a prompt was accepted since the last idle
-	cancelled bool   // the client cancelled the work since the last idle
-	wantMsg   string // the user message id the accepted prompt's answer named
-	line      int    // where work last began
-	accepted  int    // the line of the answer that accepted the prompt
+	working     bool   // running (or another working state) since the last idle
+	taken       bool   // a prompt was accepted since the last idle
+	cancelled   bool   // the client cancelled the work since the last idle
+	cancelledBy string // the method that cancelled it
+	wantMsg     string // the user message id the accepted prompt's answer named
+	line        int    // where work last began
+	accepted    int    // the line of the answer that accepted the prompt
 	// asked is set while a prompt awaits its answer; a user message
 	// reported then (the schema lets it come before the answer or after)
 	// is early, on line earlyLine, with its messageId ("" without one).
@@ -59,7 +60,7 @@ func (s *state) acceptedTurn(m *protocol.Message, req *request) {
 	}
 	ts.fg.taken, ts.fg.accepted = true, m.Line
 	if req.cancelled {
-		ts.fg.cancelled = true
+		ts.fg.cancelled, ts.fg.cancelledBy = true, req.cancelledBy
 	}
 	p := req.eff.Effects.MessageID
 	if p != "" {
@@ -81,9 +82,9 @@ func (s *state) acceptedTurn(m *protocol.Message, req *request) {
 }
 
 // cancelForeground notes a cancel of the session's work.
-func (s *state) cancelForeground(ts *turnState) {
+func (s *state) cancelForeground(ts *turnState, by string) {
 	if ts.fg.working || ts.fg.taken {
-		ts.fg.cancelled = true
+		ts.fg.cancelled, ts.fg.cancelledBy = true, by
 	}
 }
 
@@ -154,9 +155,9 @@ func (s *state) turnState(m *protocol.Message, ts *turnState, t *registry.ACPTur
 	switch {
 	case reason == t.Cancelled:
 	case reason == t.Failed && t.Failed != "":
-		m.Breach(reqCancelNoError, finding.Error, RuleCancellation, t.StopReason, "the client cancelled this work (session/cancel), and the agent reports stopReason %s: the failures that aborting causes are reported as stopReason %s", protocol.Quote(reason), protocol.Quote(t.Cancelled))
+		m.Breach(reqCancelNoError, finding.Error, RuleCancellation, t.StopReason, "the client cancelled this work (%s), and the agent reports stopReason %s: the failures that aborting causes are reported as stopReason %s", fg.cancelledBy, protocol.Quote(reason), protocol.Quote(t.Cancelled))
 	case hasReason:
-		m.Breach(reqCancelledReason, finding.Error, RuleCancellation, t.StopReason, "the client cancelled this work (session/cancel), and the agent reports stopReason %s: cancelled work ends with stopReason %s", protocol.Quote(reason), protocol.Quote(t.Cancelled))
+		m.Breach(reqCancelledReason, finding.Error, RuleCancellation, t.StopReason, "the client cancelled this work (%s), and the agent reports stopReason %s: cancelled work ends with stopReason %s", fg.cancelledBy, protocol.Quote(reason), protocol.Quote(t.Cancelled))
 	}
 }
 
