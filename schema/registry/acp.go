@@ -165,6 +165,14 @@ type ACPEffects struct {
 	// Cursor says where a paged request sends its cursor and its answer
 	// gives the next one: a cursor sent is one an answer gave.
 	Cursor *ACPCursor `json:"cursor"`
+	// BaselineContent points to the types of the content a request
+	// carries (a "*" token for every block) that every agent accepts
+	// (Values): a request with only those is never refused as invalid.
+	BaselineContent *ACPTagSet `json:"baseline_content"`
+	// InitRow is the catalogue row of the method's own that sending it
+	// before initialize is answered breaks (session/list's, say), where
+	// the general row of the handshake would be less precise.
+	InitRow string `json:"init_row"`
 	// Terminal says where a request's answer gives the id of a terminal
 	// it created (Creates, in the result) or a request names one it
 	// releases (Releases, in the params): a session is not closed while

@@ -252,6 +252,9 @@ func (s *state) behaviour(m *protocol.Message, eff *method, req *request) {
 	if c := ef.Cursor; c != nil {
 		s.cursorSent(m, c)
 	}
+	if b := ef.BaselineContent; b != nil && req != nil {
+		s.baselineContent(m, req, b)
+	}
 	s.terminalReleased(m, ef)
 	if cl := ef.ConfigOptions; cl != nil && !cl.Complete && ef.Session != "" && when(m, eff.configWhen) {
 		if ts := s.turnsAt(m, ef.Session); ts != nil {
@@ -413,6 +416,12 @@ func (s *state) answeredBehaviour(m *protocol.Message, req *request) {
 	}
 	if ef.CreatesFile != "" {
 		s.exercise(reqWriteCreates)
+	}
+	switch req.baseline {
+	case "text":
+		s.exercise(reqTextSupported)
+	case "baseline":
+		s.exercise(reqBaselineContent)
 	}
 	if c := ef.Cursor; c != nil {
 		s.cursorGiven(m, c)
@@ -596,6 +605,7 @@ func (s *state) answeredError(m *protocol.Message, req *request) {
 	code, hasCode := protocol.IntValue(m.At("/error/code"))
 	s.cancelledAnswer(m, req, code, hasCode)
 	s.createsFile(m, req, code, hasCode)
+	s.refusedBaseline(m, req, code, hasCode)
 	if req.m == nil {
 		// A method the version does not define: unless it is an
 		// extension the receiver may implement, "method not found".

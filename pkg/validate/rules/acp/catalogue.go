@@ -35,6 +35,7 @@ const (
 	RuleFileSystem         = "file-system"         // a file-system request answered as the spec does not allow
 	RuleListCursor         = "list-cursor"         // a list cursor no answer gave
 	RuleTerminalLifecycle  = "terminal-lifecycle"  // a terminal not released before its session closes
+	RuleBaselineContent    = "baseline-content"    // a prompt of baseline content refused as invalid
 )
 
 // Requirement ids this package's checks name, beyond those in ruleDocs'
@@ -172,6 +173,7 @@ func RuleDocs() []protocol.RuleDoc {
 		{Name: finding.RuleSchema, Summary: "a message does not match its method's schema", Requirements: withRestated(reqSchema, "acp.init.agent-answer", "acp.session.load-params", "acp.session.close-params", "acp.list.answer-sessions", "acp.prompt.stop-reason", "acp.config.default-value"), Versions: effectVersions},
 		{Name: finding.RuleJSON, Summary: "a line is not a JSON-RPC message: not JSON, not UTF-8, or log output on the wire", Requirements: []string{reqAgentStdout, reqClientStdin, reqUTF8, "acp.transport.no-embedded-newline"}},
 		{Name: RuleNotInitialized, Summary: "a message before initialize", Requirements: withRestated(reqInitFirst)},
+		{Name: RuleNotInitialized, Summary: "session/list or session/delete before initialize is answered", Requirements: []string{"acp.list.after-init", "acp.delete.after-init"}, Versions: effectVersions},
 		{Name: RuleUnansweredResponse, Summary: "a response whose id answers no outstanding request", Requirements: []string{reqAnswerKnownID}},
 		{Name: RuleDuplicateResponse, Summary: "a second response to one request", Requirements: []string{reqAnswerOnce}},
 		{Name: RuleUnansweredRequest, Summary: "a request never answered before the trace ends (a warning: the trace may have been cut short)", Requirements: []string{reqAnswerOnce}},
@@ -207,6 +209,7 @@ func RuleDocs() []protocol.RuleDoc {
 		{Name: RuleCancellation, Summary: "a request cancelled with $/cancel_request answered with an error other than -32800", Requirements: []string{reqCancelRequestAnswer}},
 		{Name: RuleFileSystem, Summary: "a write to a file that does not exist yet answered \"resource not found\"", Requirements: []string{reqWriteCreates}, Versions: effectVersions},
 		{Name: RuleListCursor, Summary: "a list cursor that no answer on the connection gave", Requirements: []string{reqOpaqueCursor}},
+		{Name: RuleBaselineContent, Summary: "a prompt of only the content every agent accepts (text, resource_link) refused as invalid params", Requirements: []string{reqBaselineContent, reqTextSupported}, Versions: effectVersions},
 		{Name: RuleTerminalLifecycle, Summary: "a session closed while a terminal the agent created for it is unreleased", Requirements: []string{reqTerminalRelease}, Versions: effectVersions},
 		{Name: RuleConfigOptions, Summary: "an answer to session/set_config_option that does not list every option", Requirements: []string{reqConfigComplete}, Versions: effectVersions},
 	}

@@ -19,6 +19,8 @@ const (
 	reqWriteCreates        = "acp.fs.write-creates"
 	reqOpaqueCursor        = "acp.list.opaque-cursor"
 	reqTerminalRelease     = "acp.terminal.release"
+	reqBaselineContent     = "acp.init.baseline-prompt-content"
+	reqTextSupported       = "acp.content.text-supported"
 )
 
 // JSON-RPC and ACP error codes the obligations read.
@@ -181,4 +183,45 @@ func (s *state) sessionClosed(m *protocol.Message, sid string) {
 	}
 	delete(s.ob.terminals, sid)
 	m.Breach(reqTerminalRelease, finding.Error, RuleTerminalLifecycle, "/result", "session %s is closed, and terminal %s (created on line %d) was never released: the agent releases every terminal it creates with terminal/release, at the latest before the session is closed", protocol.Quote(clip(sid)), protocol.Quote(clip(list[0].id)), list[0].line)
+}
+
+// baselineContent notes, on a request whose content every agent accepts
+// (effect BaselineContent), which baseline it is.
+func (s *state) baselineContent(m *protocol.Message, req *request, b *registry.ACPTagSet) {
+	kind, n := "text", 0
+	eachString(m, b.At, func(v []byte, _ func() string) {
+		switch {
+		case kind == "":
+		case !b.Has(string(v)):
+			kind = ""
+		case string(v) != "text":
+			kind = "baseline"
+		}
+		n++
+	})
+	if kind == "" || n == 0 {
+		return
+	}
+	// Only a request its schema takes: invalid params are the answer to
+	// one it does not. (Prompts are few; the check is once per prompt.)
+	if sch := req.eff.params; sch != nil && !sch.Valid(m.At("/params")) {
+		return
+	}
+	req.baseline = kind
+}
+
+// refusedBaseline checks the error answer to a request whose content
+// every agent accepts: "invalid params" refuses what no agent may refuse.
+func (s *state) refusedBaseline(m *protocol.Message, req *request, code int64, hasCode bool) {
+	if req.baseline == "" {
+		return
+	}
+	row := reqBaselineContent
+	if req.baseline == "text" {
+		row = reqTextSupported
+	}
+	s.exercise(row)
+	if hasCode && code == codeInvalidParams {
+		m.Breach(row, finding.Error, RuleBaselineContent, "/error/code", "the agent refused the request on line %d as invalid params (%d), but its content is only of types every agent accepts whatever its prompt capabilities say (%s)", req.line, codeInvalidParams, quoteList(req.eff.Effects.BaselineContent.Values))
+	}
 }

@@ -103,6 +103,10 @@ type request struct {
 	// cancelRequested is the line of the $/cancel_request its sender sent
 	// for it, 0 if none.
 	cancelRequested int
+	// baseline says what the request's content is when every agent
+	// accepts all of it (effect BaselineContent): "text" when it is only
+	// text, "baseline" when it is only the baseline types, else "".
+	baseline string
 }
 
 type session struct {
@@ -444,12 +448,15 @@ func (s *state) call(m *protocol.Message, name string, at methodAt, idAt int, ha
 		// Once: later messages would repeat the same news.
 		s.warnedInit = true
 		s.exercise(reqInitFirst)
-		m.Add(finding.Error, RuleNotInitialized, "/method", "%s before initialize: the client must send initialize first, and nothing else may be exchanged until it is answered (later messages before initialize are not reported again)", name)
+		m.Breach(s.initRow(eff), finding.Error, RuleNotInitialized, "/method", "%s before initialize: the client must send initialize first, and nothing else may be exchanged until it is answered (later messages before initialize are not reported again)", name)
 	case s.initialized && !s.initAnswered && !s.warnedInit && hasID && dir == c2a && s.stateful():
 		s.warnedInit = true
-		m.Add(finding.Error, RuleNotInitialized, "/method", "%s before initialize was answered: the client waits for the agent's answer, which names the version and capabilities the connection has, before it sends anything else (later messages are not reported again)", name)
+		m.Breach(s.initRow(eff), finding.Error, RuleNotInitialized, "/method", "%s before initialize was answered: the client waits for the agent's answer, which names the version and capabilities the connection has, before it sends anything else (later messages are not reported again)", name)
 	}
 	if s.stateful() {
+		if r := eff.Effects.InitRow; r != "" {
+			s.exercise(r)
+		}
 		s.capability(m, eff)
 		s.sessionRules(m, eff, req, hasID)
 		if p := eff.Effects.OffersOptions; p != "" {
@@ -608,6 +615,16 @@ func (s *state) baseTitle() string {
 		}
 	}
 	return s.t.v.Title
+}
+
+// initRow is the row a method sent too early breaks: its own (effect
+// InitRow), else the handshake's. The method's own row is in play
+// whenever it is sent.
+func (s *state) initRow(eff *method) string {
+	if r := eff.Effects.InitRow; r != "" {
+		return r
+	}
+	return reqInitFirst
 }
 
 // olderOnly reports whether only versions of an older wire version than
