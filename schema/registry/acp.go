@@ -169,6 +169,11 @@ type ACPEffects struct {
 	// carries (a "*" token for every block) that every agent accepts
 	// (Values): a request with only those is never refused as invalid.
 	BaselineContent *ACPTagSet `json:"baseline_content"`
+	// Elicitation is a URL-mode elicitation the message opens (Opens: its
+	// id; URL: where the user goes) or completes (Completes: its id): an
+	// id is not reused while its elicitation is open, and a completion
+	// names one that is.
+	Elicitation *ACPElicitation `json:"elicitation"`
 	// InitRow is the catalogue row of the method's own that sending it
 	// before initialize is answered breaks (session/list's, say), where
 	// the general row of the handshake would be less precise.
@@ -185,6 +190,15 @@ type ACPEffects struct {
 type ACPCursor struct {
 	Sent string `json:"sent"`
 	Next string `json:"next"`
+}
+
+// ACPElicitation is a URL-mode elicitation's opening (Opens, URL, when
+// the conditions When hold) or completion (Completes).
+type ACPElicitation struct {
+	Opens     string            `json:"opens"`
+	URL       string            `json:"url"`
+	When      map[string]string `json:"when"`
+	Completes string            `json:"completes"`
 }
 
 // ACPTerminal is a terminal's creation (Creates: its id in the answer)

@@ -252,6 +252,9 @@ func (s *state) behaviour(m *protocol.Message, eff *method, req *request) {
 	if c := ef.Cursor; c != nil {
 		s.cursorSent(m, c)
 	}
+	if e := ef.Elicitation; e != nil {
+		s.elicitation(m, e, eff.elicitWhen)
+	}
 	if b := ef.BaselineContent; b != nil && req != nil {
 		s.baselineContent(m, req, b)
 	}

@@ -36,6 +36,7 @@ const (
 	RuleListCursor         = "list-cursor"         // a list cursor no answer gave
 	RuleTerminalLifecycle  = "terminal-lifecycle"  // a terminal not released before its session closes
 	RuleBaselineContent    = "baseline-content"    // a prompt of baseline content refused as invalid
+	RuleElicitation        = "elicitation"         // a URL-mode elicitation's id reused, completed unknown, or not https
 )
 
 // Requirement ids this package's checks name, beyond those in ruleDocs'
@@ -210,6 +211,7 @@ func RuleDocs() []protocol.RuleDoc {
 		{Name: RuleFileSystem, Summary: "a write to a file that does not exist yet answered \"resource not found\"", Requirements: []string{reqWriteCreates}, Versions: effectVersions},
 		{Name: RuleListCursor, Summary: "a list cursor that no answer on the connection gave", Requirements: []string{reqOpaqueCursor}},
 		{Name: RuleBaselineContent, Summary: "a prompt of only the content every agent accepts (text, resource_link) refused as invalid params", Requirements: []string{reqBaselineContent, reqTextSupported}, Versions: effectVersions},
+		{Name: RuleElicitation, Summary: "a URL-mode elicitation whose id is reused while open, a completion of none open, or a URL that is not https", Requirements: []string{reqElicitationUnique, reqElicitationSameConn, reqElicitationSameID, reqElicitationHTTPS}, Versions: effectVersions},
 		{Name: RuleTerminalLifecycle, Summary: "a session closed while a terminal the agent created for it is unreleased", Requirements: []string{reqTerminalRelease}, Versions: effectVersions},
 		{Name: RuleConfigOptions, Summary: "an answer to session/set_config_option that does not list every option", Requirements: []string{reqConfigComplete}, Versions: effectVersions},
 	}

@@ -6,6 +6,9 @@ package acp
 // cursors and a session's terminals.
 
 import (
+	"net"
+	"strings"
+
 	"github.com/agentproto/agentproto/internal/jsonscan"
 	"github.com/agentproto/agentproto/pkg/validate/finding"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
@@ -21,6 +24,10 @@ const (
 	reqTerminalRelease     = "acp.terminal.release"
 	reqBaselineContent     = "acp.init.baseline-prompt-content"
 	reqTextSupported       = "acp.content.text-supported"
+	reqElicitationUnique   = "acp.elicitation.unique-id"
+	reqElicitationSameConn = "acp.elicitation.complete-same-client"
+	reqElicitationSameID   = "acp.elicitation.complete-original-id"
+	reqElicitationHTTPS    = "acp.elicitation.url-https"
 )
 
 // JSON-RPC and ACP error codes the obligations read.
@@ -32,14 +39,19 @@ const (
 // maxCursors bounds the cursors remembered per connection, and
 // maxTerminals the unreleased terminals per session.
 const (
-	maxCursors   = 256
-	maxTerminals = 64
+	maxCursors      = 256
+	maxTerminals    = 64
+	maxElicitations = 256
 )
 
 // obligations is the state the checks of this file keep.
 type obligations struct {
 	cursors   *protocol.Recent[bool] // cursors the agent's answers gave
 	terminals map[string][]terminal  // unreleased terminals by session
+	// elicitations are the URL-mode elicitations open, by id, with the
+	// line that opened each; opened is set once one was.
+	elicitations map[string]int
+	opened       bool
 }
 
 // terminal is a terminal the client created for the agent.
@@ -224,4 +236,85 @@ func (s *state) refusedBaseline(m *protocol.Message, req *request, code int64, h
 	if hasCode && code == codeInvalidParams {
 		m.Breach(row, finding.Error, RuleBaselineContent, "/error/code", "the agent refused the request on line %d as invalid params (%d), but its content is only of types every agent accepts whatever its prompt capabilities say (%s)", req.line, codeInvalidParams, quoteList(req.eff.Effects.BaselineContent.Values))
 	}
+}
+
+// elicitation follows URL-mode elicitations (effect Elicitation): an id
+// is not reused while its elicitation is open, a completion names an open
+// one, and the URL is https.
+func (s *state) elicitation(m *protocol.Message, e *registry.ACPElicitation, cs []cond) {
+	switch {
+	case e.Opens != "" && !when(m, cs):
+	case e.Opens != "":
+		id, ok := m.String(e.Opens)
+		if !ok {
+			return
+		}
+		s.exercise(reqElicitationUnique)
+		if line, open := s.ob.elicitations[id]; open {
+			m.Breach(reqElicitationUnique, finding.Error, RuleElicitation, e.Opens, "elicitation %s is already open (line %d, not completed): two URL-mode elicitations open at once on one connection never share an id", protocol.Quote(clip(id)), line)
+		} else if len(s.ob.elicitations) < maxElicitations {
+			if s.ob.elicitations == nil {
+				s.ob.elicitations = map[string]int{}
+			}
+			s.ob.elicitations[id] = m.Line
+		}
+		s.ob.opened = true
+		if u, ok := m.String(e.URL); ok && e.URL != "" {
+			s.exercise(reqElicitationHTTPS)
+			if insecureURL(u) {
+				m.Breach(reqElicitationHTTPS, finding.Warning, RuleElicitation, e.URL, "the elicitation's URL is not https: outside a development setup (localhost) the user is sent to an https address, which the browser can authenticate")
+			}
+		}
+	case e.Completes != "":
+		id, ok := m.String(e.Completes)
+		if !ok || s.midSession || s.lossy {
+			return
+		}
+		s.exercise(reqElicitationSameConn)
+		s.exercise(reqElicitationSameID)
+		if _, open := s.ob.elicitations[id]; open {
+			delete(s.ob.elicitations, id)
+			return
+		}
+		if !s.ob.opened {
+			m.Breach(reqElicitationSameConn, finding.Error, RuleElicitation, e.Completes, "elicitation/complete for %s, but no URL-mode elicitation was opened on this connection: the agent completes an elicitation only on the connection whose client it sent it to", protocol.Quote(clip(id)))
+			return
+		}
+		m.Breach(reqElicitationSameID, finding.Error, RuleElicitation, e.Completes, "elicitation/complete for %s, which no open elicitation has: a completion carries the elicitationId of the URL-mode request it reports on, unchanged", protocol.Quote(clip(id)))
+	}
+}
+
+// insecureURL reports whether u is a plain http URL to a host other than
+// the local machine.
+func insecureURL(u string) bool {
+	rest, ok := cutPrefixFold(u, "http://")
+	if !ok {
+		return false
+	}
+	host := rest
+	if i := strings.IndexAny(host, "/?#"); i >= 0 {
+		host = host[:i]
+	}
+	if i := strings.LastIndexByte(host, '@'); i >= 0 {
+		host = host[i+1:]
+	}
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.Trim(host, "[]")
+	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
+		return false
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return false
+	}
+	return true
+}
+
+// cutPrefixFold is strings.CutPrefix, ASCII case folded.
+func cutPrefixFold(s, prefix string) (string, bool) {
+	if len(s) < len(prefix) || !strings.EqualFold(s[:len(prefix)], prefix) {
+		return s, false
+	}
+	return s[len(prefix):], true
 }

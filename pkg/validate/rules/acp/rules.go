@@ -128,6 +128,7 @@ type method struct {
 	// TurnState, made once.
 	adWhen               []ads
 	configWhen, turnWhen []cond
+	elicitWhen           []cond
 }
 
 // ads is one offer of Effects.Advertises with its conditions, and its
@@ -207,6 +208,9 @@ func (r *Rules) tables(v *registry.Version) (*tables, error) {
 		}
 		if t := m.Effects.TurnState; t != nil {
 			mm.turnWhen = conds(t.When)
+		}
+		if e := m.Effects.Elicitation; e != nil {
+			mm.elicitWhen = conds(e.When)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: method %s: %w", v, m.Method, err)
