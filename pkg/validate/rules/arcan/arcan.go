@@ -121,7 +121,7 @@ func (r *Rules) Start(_ []*protocol.Message, opts protocol.Start) (protocol.Hand
 	if err != nil {
 		return nil, err
 	}
-	return &state{t: t, runs: protocol.NewRecent[*run](maxRuns), seqs: protocol.NewRecent[uint64](maxRuns), reg: r.reg, exercised: protocol.NewExercise(RuleDocs())}, nil
+	return &state{t: t, runs: protocol.NewRecent[*run](maxRuns), seqs: protocol.NewRecent[*uint64](maxRuns), reg: r.reg, exercised: protocol.NewExercise(RuleDocs())}, nil
 }
 
 // state follows the runs of one Arcan AgentEvent stream.
@@ -129,7 +129,12 @@ type state struct {
 	t    *tables
 	runs *protocol.Recent[*run] // the last maxRuns runs
 	// seqs are the last store sequence of each session branch.
-	seqs  *protocol.Recent[uint64]
+	seqs *protocol.Recent[*uint64]
+	// ev is the node of the event being read: the line's root, or a
+	// store record's event.
+	ev int
+	// key is room for a store branch's key.
+	key   []byte
 	lossy bool // a line could not be read
 	// exercised are the catalogue rows whose check ran on an event of
 	// the stream.
@@ -251,8 +256,9 @@ func (s *state) Step(m *protocol.Message) {
 		}
 		emitShape(m, base, ev, e.Shape, false)
 		tagFirst(m, base, ev)
-		notWritten(m, base, &e.Effects)
+		s.notWritten(m, base, &e.Effects)
 	}
+	s.ev = ev
 	s.rules(m, tag, base)
 }
 
@@ -383,7 +389,9 @@ func emitShape(m *protocol.Message, ptr string, at int, shape *registry.EmitShap
 	}
 	for _, name := range shape.Free {
 		if v := d.Member(at, name); v >= 0 {
-			sortedKeys(m, ptr+"/"+jsonscan.EscapePointer(name), v)
+			if _, _, _, found := unsorted(d, v); found {
+				sortedKeys(m, ptr+"/"+jsonscan.EscapePointer(name), v)
+			}
 		}
 	}
 	for _, c := range shape.Members {
@@ -397,7 +405,7 @@ func emitShape(m *protocol.Message, ptr string, at int, shape *registry.EmitShap
 // declares in the version's dispatch table; base is where the event sits
 // in the line ("" bare, "/event" in a store record).
 func (s *state) rules(m *protocol.Message, tag string, base string) {
-	runID, ok := m.String(base + "/run_id")
+	runID, ok := s.str(m, "/run_id")
 	if !ok {
 		return
 	}
@@ -422,7 +430,7 @@ func (s *state) rules(m *protocol.Message, tag string, base string) {
 			m.Breach("arcan.run.started-once", finding.Error, RuleEventAfterFinish, "", "run %q started twice: run_started comes once, first", runID)
 		}
 		r.started = true
-		if n, ok := uintAt(m, base+eff.MaxIterations); ok && eff.MaxIterations != "" {
+		if n, ok := s.uint(m, eff.MaxIterations); ok && eff.MaxIterations != "" {
 			r.maxIterations, r.hasMax = n, true
 		}
 	case r.finished:
@@ -448,7 +456,7 @@ func (s *state) rules(m *protocol.Message, tag string, base string) {
 	}
 	if eff.RequestsCall != "" {
 		s.exercised.Row(RowCallIDUnique)
-		if id, ok := m.String(base + eff.RequestsCall); ok {
+		if id, ok := s.str(m, eff.RequestsCall); ok {
 			if r.calls == nil {
 				r.calls = map[string]uint8{}
 			}
@@ -463,7 +471,7 @@ func (s *state) rules(m *protocol.Message, tag string, base string) {
 	if eff.EndsCall != "" {
 		s.exercised.Rule(RuleUnknownCallID)
 		s.exercised.Row(RowOneOutcome)
-		if id, ok := m.String(base + eff.EndsCall); ok && !s.lossy {
+		if id, ok := s.str(m, eff.EndsCall); ok && !s.lossy {
 			switch r.calls[id] {
 			case 0:
 				m.Add(finding.Error, RuleUnknownCallID, base+eff.EndsCall, "%s for call %q, which no tool_call_requested of run %q asked for", tag, id, runID)
@@ -476,7 +484,7 @@ func (s *state) rules(m *protocol.Message, tag string, base string) {
 	}
 	if eff.Revision != "" {
 		s.exercised.Row(RowRevisionSteps)
-		if rev, ok := uintAt(m, base+eff.Revision); ok {
+		if rev, ok := s.uint(m, eff.Revision); ok {
 			if r.hasRevision && rev != r.revision+1 && !(rev == r.revision && rev == math.MaxUint64) {
 				m.Breach(RowRevisionSteps, finding.Warning, RuleStatePatch, base+eff.Revision, "revision %d after revision %d in run %q: Arcan's state revision goes up by one with each applied patch, so the next patch has revision %d", rev, r.revision, runID, r.revision+1)
 			}
@@ -485,10 +493,10 @@ func (s *state) rules(m *protocol.Message, tag string, base string) {
 	}
 	if eff.Patch != "" {
 		s.exercised.Row(RowPatchFormat)
-		patchFormat(m, base+eff.Patch)
+		patchFormat(m, s.node(m, eff.Patch), base, eff.Patch)
 	}
 	if eff.Text != "" {
-		if t, ok := m.StringBytes(base + eff.Text); ok {
+		if t, ok := s.strBytes(m, eff.Text); ok {
 			if r.texts == nil {
 				r.texts = map[uint64]struct{}{}
 			}
@@ -496,7 +504,7 @@ func (s *state) rules(m *protocol.Message, tag string, base string) {
 		}
 	}
 	if eff.RequestsApproval != "" {
-		if id, ok := m.String(base + eff.RequestsApproval); ok {
+		if id, ok := s.str(m, eff.RequestsApproval); ok {
 			if r.approvals == nil {
 				r.approvals = map[string]bool{}
 			}
@@ -505,7 +513,7 @@ func (s *state) rules(m *protocol.Message, tag string, base string) {
 	}
 	if eff.ResolvesApproval != "" {
 		s.exercised.Row(RowApprovalAnswers)
-		if id, ok := m.String(base + eff.ResolvesApproval); ok && !s.lossy && whole {
+		if id, ok := s.str(m, eff.ResolvesApproval); ok && !s.lossy && whole {
 			if !r.approvals[id] {
 				m.Breach(RowApprovalAnswers, finding.Warning, RuleApprovalID, base+eff.ResolvesApproval, "approval_resolved for approval %q, which no unresolved approval_requested of run %q asked for", id, runID)
 			}
@@ -533,29 +541,81 @@ const (
 // textSeed hashes the texts a run streamed.
 var textSeed = maphash.MakeSeed()
 
-// uintAt reads the unsigned integer literal at ptr, as serde reads a u32,
-// u64 or usize.
+// uintAt reads the unsigned integer literal at ptr, from the line's root.
 func uintAt(m *protocol.Message, ptr string) (uint64, bool) {
-	i := m.Doc.Find(ptr)
-	if i < 0 || m.Doc.Type(i) != jsonscan.Number {
+	return docUint(&m.Doc, m.Doc.Find(ptr))
+}
+
+// docUint reads node i as serde reads a u32, u64 or usize: an integer
+// literal of digits alone, within 64 bits.
+func docUint(d *jsonscan.Doc, i int) (uint64, bool) {
+	if i < 0 || d.Type(i) != jsonscan.Number {
 		return 0, false
 	}
-	n, err := strconv.ParseUint(string(m.Doc.Raw(i)), 10, 64)
-	return n, err == nil
+	raw := d.Raw(i)
+	if len(raw) == 0 {
+		return 0, false
+	}
+	var n uint64
+	for _, c := range raw {
+		if c < '0' || c > '9' || n > (math.MaxUint64-uint64(c-'0'))/10 {
+			return 0, false
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	return n, true
+}
+
+// node is the node at ptr below the event being read (s.ev): the line's
+// root, or a store record's event.
+func (s *state) node(m *protocol.Message, ptr string) int {
+	d := &m.Doc
+	at := s.ev
+	for len(ptr) > 0 && at >= 0 {
+		ptr = ptr[1:]
+		tok := ptr
+		if i := strings.IndexByte(ptr, '/'); i >= 0 {
+			tok, ptr = ptr[:i], ptr[i:]
+		} else {
+			ptr = ""
+		}
+		if strings.IndexByte(tok, '~') >= 0 {
+			tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		}
+		at = d.Child(at, tok)
+	}
+	return at
+}
+
+func (s *state) str(m *protocol.Message, ptr string) (string, bool) {
+	return m.Doc.String(s.node(m, ptr))
+}
+
+func (s *state) strBytes(m *protocol.Message, ptr string) ([]byte, bool) {
+	return m.Doc.StringBytes(s.node(m, ptr))
+}
+
+func (s *state) uint(m *protocol.Message, ptr string) (uint64, bool) {
+	return docUint(&m.Doc, s.node(m, ptr))
 }
 
 // session: every event of a run names the run's session.
 func (s *state) session(m *protocol.Message, r *run, base, runID string) {
-	sid, ok := m.String(base + "/session_id")
+	at := s.node(m, "/session_id")
+	b, ok := m.Doc.StringBytes(at)
 	if !ok {
-		return
+		sid, ok := m.Doc.String(at) // escaped: decode it
+		if !ok {
+			return
+		}
+		b = []byte(sid)
 	}
 	s.exercised.Row(RowSameSession)
 	switch {
 	case !r.hasSession:
-		r.session, r.hasSession = sid, true
-	case sid != r.session:
-		m.Breach(RowSameSession, finding.Warning, RuleRunSession, base+"/session_id", "run %q belongs to session %q, but this event names session %q: every event of a run carries its run's session", runID, r.session, sid)
+		r.session, r.hasSession = string(b), true
+	case string(b) != r.session:
+		m.Breach(RowSameSession, finding.Warning, RuleRunSession, base+"/session_id", "run %q belongs to session %q, but this event names session %q: every event of a run carries its run's session", runID, r.session, b)
 	}
 }
 
@@ -565,8 +625,7 @@ func (s *state) iteration(m *protocol.Message, r *run, eff *registry.ArcanEffect
 	if eff.Iteration == "" {
 		return true
 	}
-	ptr := base + eff.Iteration
-	n, ok := uintAt(m, ptr)
+	n, ok := s.uint(m, eff.Iteration)
 	if !ok || n > math.MaxUint32 {
 		return false // not a u32: the schema's finding
 	}
@@ -574,7 +633,7 @@ func (s *state) iteration(m *protocol.Message, r *run, eff *registry.ArcanEffect
 	s.exercised.Rule(RuleIterationOrder)
 	switch {
 	case r.hasIteration && it < r.iteration:
-		m.Add(finding.Error, RuleIterationOrder, ptr, "iteration %d after iteration %d in run %q: iterations never go back", it, r.iteration, runID)
+		m.Add(finding.Error, RuleIterationOrder, base+eff.Iteration, "iteration %d after iteration %d in run %q: iterations never go back", it, r.iteration, runID)
 		return false
 	case eff.StartsIteration:
 		if whole {
@@ -583,9 +642,9 @@ func (s *state) iteration(m *protocol.Message, r *run, eff *registry.ArcanEffect
 			want := r.iteration + 1
 			switch {
 			case r.hasMax && n > r.maxIterations:
-				m.Breach(RowIterationWithinMax, finding.Warning, RuleIterationSequence, ptr, "iteration %d of run %q is beyond its max_iterations %d: Arcan ends a run that used its budget with run_errored (max iteration budget exceeded) instead of starting another iteration", it, runID, r.maxIterations)
+				m.Breach(RowIterationWithinMax, finding.Warning, RuleIterationSequence, base+eff.Iteration, "iteration %d of run %q is beyond its max_iterations %d: Arcan ends a run that used its budget with run_errored (max iteration budget exceeded) instead of starting another iteration", it, runID, r.maxIterations)
 			case it != want:
-				m.Breach(RowIterationConsecutive, finding.Warning, RuleIterationSequence, ptr, "iteration %d starts after iteration %d in run %q: Arcan numbers a run's iterations 1, 2, 3, … with none skipped or repeated, so this one would be %d", it, r.iteration, runID, want)
+				m.Breach(RowIterationConsecutive, finding.Warning, RuleIterationSequence, base+eff.Iteration, "iteration %d starts after iteration %d in run %q: Arcan numbers a run's iterations 1, 2, 3, … with none skipped or repeated, so this one would be %d", it, r.iteration, runID, want)
 			}
 		}
 		r.iteration, r.hasIteration, r.opened = it, true, true
@@ -603,7 +662,7 @@ func (s *state) iteration(m *protocol.Message, r *run, eff *registry.ArcanEffect
 		if r.hasIteration {
 			now = fmt.Sprintf("is in iteration %d", r.iteration)
 		}
-		m.Breach(RowIterationStartFirst, finding.Warning, RuleIterationSequence, ptr, "%s carries iteration %d, but run %q %s: the events of an iteration follow its iteration_started, and carry its number", tag, it, runID, now)
+		m.Breach(RowIterationStartFirst, finding.Warning, RuleIterationSequence, base+eff.Iteration, "%s carries iteration %d, but run %q %s: the events of an iteration follow its iteration_started, and carry its number", tag, it, runID, now)
 		return false
 	default:
 		// A run first seen mid-way: take the iteration as it comes.
@@ -624,8 +683,8 @@ func (s *state) turn(m *protocol.Message, r *run, eff *registry.ArcanEffects, ta
 		}
 	case registry.ArcanModelOutput:
 		r.modelOut = true
-		r.stopReason, _ = m.String(base + eff.StopReason)
-		r.directiveCount, r.hasCount = uintAt(m, base+eff.DirectiveCount)
+		r.stopReason, _ = s.str(m, eff.StopReason)
+		r.directiveCount, r.hasCount = s.uint(m, eff.DirectiveCount)
 		r.directives = 0
 		r.toolTurn = false
 	case registry.ArcanAfterModel:
@@ -650,7 +709,7 @@ func (s *state) turn(m *protocol.Message, r *run, eff *registry.ArcanEffects, ta
 func (s *state) finished(m *protocol.Message, r *run, eff *registry.ArcanEffects, base, runID string) {
 	if eff.TotalIterations != "" {
 		s.exercised.Row(RowTotalIterations)
-		if n, ok := uintAt(m, base+eff.TotalIterations); ok && n <= math.MaxUint32 {
+		if n, ok := s.uint(m, eff.TotalIterations); ok && n <= math.MaxUint32 {
 			want := uint64(0)
 			if r.hasIteration {
 				want = uint64(r.iteration)
@@ -662,7 +721,7 @@ func (s *state) finished(m *protocol.Message, r *run, eff *registry.ArcanEffects
 	}
 	if eff.Reason != "" {
 		t := s.t.v.Arcan()
-		if reason, ok := m.String(base + eff.Reason); ok && t.KnownReason(reason) {
+		if reason, ok := s.str(m, eff.Reason); ok && t.KnownReason(reason) {
 			switch {
 			case r.errored:
 				s.exercised.Row(RowErroredReason)
@@ -679,7 +738,7 @@ func (s *state) finished(m *protocol.Message, r *run, eff *registry.ArcanEffects
 	}
 	if eff.FinalAnswer != "" {
 		s.exercised.Row(RowFinalAnswerStreamed)
-		if t, ok := m.StringBytes(base + eff.FinalAnswer); ok {
+		if t, ok := s.strBytes(m, eff.FinalAnswer); ok {
 			if _, sent := r.texts[maphash.Bytes(textSeed, t)]; !sent {
 				m.Breach(RowFinalAnswerStreamed, finding.Warning, RuleRunOutcome, base+eff.FinalAnswer, "run %q's final_answer was not streamed: Arcan sends a final answer as a text_delta of the same text before run_finished repeats it", runID)
 			}
@@ -689,9 +748,8 @@ func (s *state) finished(m *protocol.Message, r *run, eff *registry.ArcanEffects
 
 // patchFormat checks that a json_patch StatePatch holds an RFC 6902
 // operation array: objects with a string op and path.
-func patchFormat(m *protocol.Message, ptr string) {
+func patchFormat(m *protocol.Message, at int, base, ptr string) {
 	d := &m.Doc
-	at := d.Find(ptr)
 	if at < 0 || !d.StringIs(d.Member(at, "format"), "json_patch") {
 		return
 	}
@@ -709,7 +767,7 @@ func patchFormat(m *protocol.Message, ptr string) {
 		})
 	}
 	if !ok {
-		m.Breach(RowPatchFormat, finding.Warning, RuleStatePatch, ptr+"/patch", "a json_patch patch is an RFC 6902 array of operations, each with a string op and path; Arcan could not apply this one to the state")
+		m.Breach(RowPatchFormat, finding.Warning, RuleStatePatch, base+ptr+"/patch", "a json_patch patch is an RFC 6902 array of operations, each with a string op and path; Arcan could not apply this one to the state")
 	}
 }
 
@@ -726,13 +784,16 @@ func (s *state) storeSequence(m *protocol.Message) {
 		return
 	}
 	s.exercised.Row(RowStoreSequence)
-	session, _ := m.String(st.Session)
-	branch, _ := m.String(st.Branch)
-	key := session + "\x00" + branch
-	if prev, ok := s.seqs.Get(key); ok && seq != prev+1 && !s.lossy {
-		m.Breach(RowStoreSequence, finding.Warning, RuleStoreSequence, st.Sequence, "sequence %d after sequence %d in session %q, branch %q: the store numbers a branch's records one after another, so this one would be %d", seq, prev, session, branch, prev+1)
+	session, branch := keyBytes(m, st.Session), keyBytes(m, st.Branch)
+	s.key = append(append(append(s.key[:0], session...), 0), branch...)
+	prev, ok := s.seqs.GetBytes(s.key)
+	if !ok {
+		prev = new(uint64)
+		s.seqs.Put(string(s.key), prev)
+	} else if seq != *prev+1 && !s.lossy {
+		m.Breach(RowStoreSequence, finding.Warning, RuleStoreSequence, st.Sequence, "sequence %d after sequence %d in session %q, branch %q: the store numbers a branch's records one after another, so this one would be %d", seq, *prev, session, branch, *prev+1)
 	}
-	s.seqs.Put(key, seq)
+	*prev = seq
 }
 
 // tagFirst: Arcan writes part_type first (serde's internal tagging), then
@@ -748,15 +809,14 @@ func tagFirst(m *protocol.Message, base string, ev int) {
 	}
 }
 
-// sortedKeys: Arcan's serde_json keeps the objects of a free-form JSON
-// value in sorted maps, so their keys come out in ascending byte order at
-// every depth; it reports the first object, depth first, whose keys do
-// not.
-func sortedKeys(m *protocol.Message, ptr string, at int) bool {
-	d := &m.Doc
+// unsorted finds the first object, depth first, at or under node at whose
+// keys are not in ascending order, as Arcan's serde_json writes the objects
+// of a free-form JSON value (sorted maps, at every depth). It returns the
+// object's path below at, last token first, and the key that comes too
+// late with the one before it; the path is built only for what it finds.
+func unsorted(d *jsonscan.Doc, at int) (rpath []string, late, prev []byte, found bool) {
 	switch d.Type(at) {
 	case jsonscan.Object:
-		var prev, late []byte
 		escaped := false
 		d.MemberBytes(at, func(key []byte, _ int) bool {
 			escaped = escaped || bytes.IndexByte(key, '\\') >= 0
@@ -780,34 +840,59 @@ func sortedKeys(m *protocol.Message, ptr string, at int) bool {
 			})
 		}
 		if late != nil {
-			m.Breach("arcan.shape.value-keys-sorted", finding.Warning, RuleEmitShape, ptr, "key %q comes after %q: Arcan writes free-form JSON values with their object keys sorted, at every depth, and a consumer matching Arcan's bytes may rely on it", late, prev)
-			return false
+			return nil, late, prev, true
 		}
-		ok := true
-		d.Members(at, func(key string, v int) bool {
-			ok = sortedKeys(m, ptr+"/"+jsonscan.EscapePointer(key), v)
-			return ok
+		child := -1
+		d.MemberBytes(at, func(_ []byte, v int) bool {
+			rpath, late, prev, found = unsorted(d, v)
+			child = v
+			return !found
 		})
-		return ok
+		if found {
+			d.Members(at, func(key string, v int) bool {
+				if v == child {
+					rpath = append(rpath, key)
+					return false
+				}
+				return true
+			})
+		}
+		return rpath, late, prev, found
 	case jsonscan.Array:
-		i, ok := 0, true
+		i := 0
 		d.Elements(at, func(e int) bool {
-			ok = sortedKeys(m, ptr+"/"+strconv.Itoa(i), e)
+			rpath, late, prev, found = unsorted(d, e)
+			if found {
+				rpath = append(rpath, strconv.Itoa(i))
+			}
 			i++
-			return ok
+			return !found
 		})
-		return ok
+		return rpath, late, prev, found
 	}
-	return true
+	return nil, nil, nil, false
+}
+
+// sortedKeys reports the first object of the free-form value at node at
+// (ptr) whose keys are out of Arcan's order.
+func sortedKeys(m *protocol.Message, ptr string, at int) {
+	rpath, late, prev, found := unsorted(&m.Doc, at)
+	if !found {
+		return
+	}
+	for k := len(rpath) - 1; k >= 0; k-- {
+		ptr += "/" + jsonscan.EscapePointer(rpath[k])
+	}
+	m.Breach("arcan.shape.value-keys-sorted", finding.Warning, RuleEmitShape, ptr, "key %q comes after %q: Arcan writes free-form JSON values with their object keys sorted, at every depth, and a consumer matching Arcan's bytes may rely on it", late, prev)
 }
 
 // notWritten: members Arcan never writes in an event (ToolResult's extras
 // on tool_call_completed's summary), and a run's usage written although
 // the run used no tokens.
-func notWritten(m *protocol.Message, base string, eff *registry.ArcanEffects) {
+func (s *state) notWritten(m *protocol.Message, base string, eff *registry.ArcanEffects) {
 	d := &m.Doc
 	for _, nw := range eff.NotWritten {
-		at := d.Find(base + nw.At)
+		at := s.node(m, nw.At)
 		if at < 0 || d.Type(at) != jsonscan.Object {
 			continue
 		}
@@ -818,14 +903,25 @@ func notWritten(m *protocol.Message, base string, eff *registry.ArcanEffects) {
 		}
 	}
 	if eff.UsageIfTokens != "" {
-		ptr := base + eff.UsageIfTokens
-		if d.Type(d.Find(ptr)) != jsonscan.Object {
+		at := s.node(m, eff.UsageIfTokens)
+		if d.Type(at) != jsonscan.Object {
 			return
 		}
-		in, ok1 := uintAt(m, ptr+"/input_tokens")
-		out, ok2 := uintAt(m, ptr+"/output_tokens")
+		in, ok1 := docUint(d, d.Member(at, "input_tokens"))
+		out, ok2 := docUint(d, d.Member(at, "output_tokens"))
 		if (ok1 || ok2) && in == 0 && out == 0 {
-			m.Breach("arcan.shape.run-usage-only-when-tokens", finding.Warning, RuleEmitShape, ptr, "%q counts no input or output tokens: Arcan writes a run's usage only when the run used tokens, and leaves it out otherwise", eff.UsageIfTokens[strings.LastIndexByte(eff.UsageIfTokens, '/')+1:])
+			m.Breach("arcan.shape.run-usage-only-when-tokens", finding.Warning, RuleEmitShape, base+eff.UsageIfTokens, "%q counts no input or output tokens: Arcan writes a run's usage only when the run used tokens, and leaves it out otherwise", eff.UsageIfTokens[strings.LastIndexByte(eff.UsageIfTokens, '/')+1:])
 		}
 	}
+}
+
+// keyBytes is the string at ptr as bytes, decoded if it has escapes.
+func keyBytes(m *protocol.Message, ptr string) []byte {
+	if b, ok := m.StringBytes(ptr); ok {
+		return b
+	}
+	if s, ok := m.String(ptr); ok {
+		return []byte(s)
+	}
+	return nil
 }
