@@ -113,20 +113,24 @@ func (g *gen) definedType(t *model.Type) error {
 	}
 	conv := jen.Parens(jen.Op("*").Add(typeName(base))).Parens(jen.Id("x"))
 	if v := t.OwnTag; v != nil {
-		tag := v.Union.Union.Tag
-		g.f.Comment("DecodeWire decodes the value from d; the tag \"" + textsafe.Escape(tag) + "\", if present, must be " + textsafe.Escape(strconv.Quote(v.Tag)) + ".")
+		tag, u := v.Union.Union.Tag, v.Union.Union
+		want := strconv.Quote(v.Tag)
+		if u.IntTag {
+			want = v.Tag
+		}
+		g.f.Comment("DecodeWire decodes the value from d; the tag \"" + textsafe.Escape(tag) + "\", if present, must be " + textsafe.Escape(want) + ".")
 		g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("DecodeWire").Params(jen.Id("d").Op("*").Add(wire("Decoder"))).Error().Block(
-			jen.List(jen.Id("tag"), jen.Id("ok"), jen.Err()).Op(":=").Id("d").Dot("PeekTag").Call(jen.Lit(tag)),
+			jen.List(jen.Id("tag"), jen.Id("ok"), jen.Err()).Op(":=").Id("d").Dot(peekTag(u)).Call(jen.Lit(tag)),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 			jen.If(jen.Id("ok").Op("&&").Id("tag").Op("!=").Lit(v.Tag)).Block(
-				jen.Return(wire("At").Call(wire("ConstError").Call(jen.Id("d").Dot("Offset").Call(), jen.Lit(textsafe.QuoteJSON(v.Tag))), jen.Lit(tag)))),
+				jen.Return(wire("At").Call(wire("ConstError").Call(jen.Id("d").Dot("Offset").Call(), jen.Lit(u.TagJSON(v.Tag))), jen.Lit(tag)))),
 			jen.Id("d").Dot("SkipKey").Call(jen.Lit(tag)),
 			jen.Return(conv.Clone().Dot("DecodeWire").Call(jen.Id("d"))))
 		g.f.Comment("EncodeWire encodes the value to e, tag first.")
 		g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("EncodeWire").Params(jen.Id("e").Op("*").Add(wire("Encoder"))).Block(
 			jen.Id("e").Dot("BeginObject").Call(),
 			jen.Id("e").Dot("RawKey").Call(jen.Lit(textsafe.QuoteJSON(tag)+":")),
-			jen.Id("e").Dot("RawValue").Call(jen.Lit(textsafe.QuoteJSON(v.Tag))),
+			jen.Id("e").Dot("RawValue").Call(jen.Lit(u.TagJSON(v.Tag))),
 			conv.Clone().Dot("EncodeWireFields").Call(jen.Id("e")),
 			jen.Id("e").Dot("EndObject").Call())
 	} else {

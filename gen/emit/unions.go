@@ -224,13 +224,28 @@ func unionDoc(t *model.Type) string {
 	return doc
 }
 
+// tagFieldDoc is the doc of the Tag field of u's Unknown variant.
+func tagFieldDoc(u *model.UnionType) string {
+	if u.IntTag {
+		return "Tag is the value of the member \"" + textsafe.Escape(u.Tag) + "\", an integer in decimal."
+	}
+	return "Tag is the value of the member \"" + textsafe.Escape(u.Tag) + "\"."
+}
+
+// intLess orders integers given as decimal text by value.
+func intLess(a, b string) bool {
+	x, _ := strconv.ParseInt(a, 10, 64)
+	y, _ := strconv.ParseInt(b, 10, 64)
+	return x < y
+}
+
 // unknownVariant emits the variant of a tagged union that holds an object
 // whose tag the package does not know, as it was received.
 func (g *gen) unknownVariant(t *model.Type) {
 	u := t.Union
 	g.f.Add(comment(u.Unknown + " is a variant of " + t.Name + " whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged."))
 	g.f.Type().Id(u.Unknown).Struct(
-		jen.Comment("Tag is the value of the member \""+textsafe.Escape(u.Tag)+"\"."),
+		jen.Comment(tagFieldDoc(u)),
 		jen.Id("Tag").String(),
 		jen.Comment("Raw is the whole object."),
 		jen.Id("Raw").Qual(jsonPath, "RawMessage"),
@@ -261,13 +276,21 @@ func decodeVariantErr(u *model.UnionType, v *model.Variant, skipTag bool, err je
 	return append(out, jen.Return(jen.Id("v"), jen.Nil()))
 }
 
+// peekTag is the Decoder method that reads the tag of u.
+func peekTag(u *model.UnionType) string {
+	if u.IntTag {
+		return "PeekIntTag"
+	}
+	return "PeekTag"
+}
+
 // decodeTagged is the body of a tagged union's Decode: the tag is peeked
 // and names the variant; no tag is the default variant (or an error), and
 // a tag no variant has is kept in the unknown variant.
 func decodeTagged(u *model.UnionType) []jen.Code {
 	missing := jen.Id("d").Dot("MissingTag").Call(jen.Lit(u.Tag))
 	body := []jen.Code{
-		jen.List(jen.Id("tag"), jen.Id("ok"), jen.Err()).Op(":=").Id("d").Dot("PeekTag").Call(jen.Lit(u.Tag)),
+		jen.List(jen.Id("tag"), jen.Id("ok"), jen.Err()).Op(":=").Id("d").Dot(peekTag(u)).Call(jen.Lit(u.Tag)),
 	}
 	if o := u.Other; o != nil && !u.Open {
 		// A collecting decode records a tag that selects no variant
@@ -511,7 +534,7 @@ func (g *gen) unionEncode(t *model.Type) {
 				jen.If(jen.Id("v").Op("==").Nil()).Block(jen.Id("e").Dot("Null").Call(), jen.Return()),
 				jen.Id("e").Dot("BeginObject").Call(),
 				jen.Id("e").Dot("RawKey").Call(jen.Lit(textsafe.QuoteJSON(u.Tag) + ":")),
-				jen.Id("e").Dot("RawValue").Call(jen.Lit(textsafe.QuoteJSON(v.Tag))),
+				jen.Id("e").Dot("RawValue").Call(jen.Lit(u.TagJSON(v.Tag))),
 				jen.Id("v").Dot("EncodeWireFields").Call(jen.Id("e")),
 				jen.Id("e").Dot("EndObject").Call(),
 			}
@@ -532,7 +555,7 @@ func (g *gen) unionEncode(t *model.Type) {
 			jen.If(jen.Id("v").Dot("Raw").Op("!=").Nil()).Block(jen.Id("e").Dot("Raw").Call(jen.Id("v").Dot("Raw")), jen.Return()),
 			jen.Id("e").Dot("BeginObject").Call(),
 			jen.Id("e").Dot("RawKey").Call(jen.Lit(textsafe.QuoteJSON(u.Tag)+":")),
-			jen.Id("e").Dot("String").Call(jen.Id("v").Dot("Tag")),
+			jen.Id("e").Dot(map[bool]string{false: "String", true: "IntText"}[u.IntTag]).Call(jen.Id("v").Dot("Tag")),
 			jen.Id("e").Dot("EndObject").Call(),
 		))
 	}
@@ -573,7 +596,13 @@ func (g *gen) unionCheck(t *model.Type) {
 			tags = append(tags, u.DefaultTag)
 		}
 		sort.Strings(tags)
-		body := []jen.Code{failNotOneOf("const", jen.Id("c").Dot("Join").Call(jen.Id("p"), jen.Lit(u.Tag)), jen.Id("v").Dot("Tag"), tags)}
+		at := jen.Id("c").Dot("Join").Call(jen.Id("p"), jen.Lit(u.Tag))
+		body := []jen.Code{failNotOneOf("const", at, jen.Id("v").Dot("Tag"), tags)}
+		if u.IntTag {
+			// An integer tag is written as JSON writes it, unquoted.
+			sort.Slice(tags, func(i, j int) bool { return intLess(tags[i], tags[j]) })
+			body[0] = fail("const", at, jen.Lit("%s is not one of "+pct(strings.Join(tags, ", "))), jen.Id("v").Dot("Tag"))
+		}
 		if o := u.Other; o != nil {
 			// The members every variant has are judged as well, from
 			// the raw JSON kept (a value built in Go has none).

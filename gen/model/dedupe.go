@@ -428,7 +428,7 @@ func (s *shapes) structKey(st *StructType) {
 }
 
 func (s *shapes) unionKey(u *UnionType) {
-	s.w("tag", u.Tag, u.DefaultTag, strconv.FormatBool(u.DefaultTakesOthers), strconv.FormatBool(u.Open), strconv.Itoa(int(u.By)),
+	s.w("tag", u.Tag, strconv.FormatBool(u.IntTag), u.DefaultTag, strconv.FormatBool(u.DefaultTakesOthers), strconv.FormatBool(u.Open), strconv.Itoa(int(u.By)),
 		u.Overlap, strconv.FormatBool(u.OnlyOne), strconv.FormatBool(u.NoTrial))
 	s.w("unknown", strconv.FormatBool(u.Unknown != ""))
 	s.list("asks", u.OpenAsks)

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/agentproto/agentproto/gen/load"
 )
@@ -124,10 +123,7 @@ func (b *builder) fillEnum(t *Type, s *load.Schema) error {
 		case string:
 			lit, suffix = strconv.Quote(x), x
 		case json.Number:
-			lit, suffix = string(x), string(x)
-			if strings.HasPrefix(suffix, "-") {
-				suffix = "Minus" + suffix[1:]
-			}
+			lit, suffix = string(x), codeName(string(x))
 		}
 		if v.name != "" {
 			suffix = v.name

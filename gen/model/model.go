@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 
 	"github.com/agentproto/agentproto/gen/load"
+	"github.com/agentproto/agentproto/internal/textsafe"
 )
 
 // Package is one generated Go package.
@@ -425,7 +426,11 @@ func (r *Ref) IsRaw() bool {
 // UnionType is a sealed interface.
 type UnionType struct {
 	// Tag is the discriminating member; "" for untagged unions.
-	Tag      string
+	Tag string
+	// IntTag is set when the tag's values are integers (JSON-RPC errors
+	// told apart by a const code): each variant's Tag, and the Unknown
+	// variant's, is the value's decimal text.
+	IntTag   bool
 	Variants []*Variant
 	// Default is the variant used when the tag is absent.
 	Default *Variant
@@ -490,6 +495,15 @@ const (
 	ByKind                     // by the JSON kind of the value
 	ByKeys                     // objects, by which required members are present
 )
+
+// TagJSON is the JSON literal of the tag value tag of u: a string, or
+// with IntTag the integer as written.
+func (u *UnionType) TagJSON(tag string) string {
+	if u.IntTag {
+		return tag
+	}
+	return textsafe.QuoteJSON(tag)
+}
 
 // Variant is one member of a union.
 type Variant struct {

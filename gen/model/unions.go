@@ -4,12 +4,13 @@ import (
 	"encoding/json"
 	"go/token"
 	"maps"
+	"math/big"
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 
 	"github.com/agentproto/agentproto/gen/load"
-	"github.com/agentproto/agentproto/internal/textsafe"
 )
 
 // variantInfo is what a union needs to know about one alternative.
@@ -117,11 +118,14 @@ func (b *builder) fillUnion(t *Type, s *load.Schema) error {
 		vi.props, vi.req, vi.closed = ps, req, closed
 		infos = append(infos, vi)
 	}
-	tag := b.findTag(s, infos)
+	tag, kind := b.findTag(s, infos)
 	if tag == "" {
 		return b.fillUntagged(t, s, infos)
 	}
 	u.Tag = tag
+	if kind == "integer" {
+		u.IntTag = true
+	}
 	u.Unknown = b.names.take("Unknown"+t.Name, "Unlisted"+t.Name, "Other"+t.Name)
 	titles := map[string]int{}
 	for _, vi := range infos {
@@ -162,22 +166,22 @@ func (b *builder) fillUnion(t *Type, s *load.Schema) error {
 			// is closed without defining it, takes no value that has the
 			// tag: it is only for values without one.
 			defaultRejectsTag = tagProp != nil && forbidden(tagProp) || tagProp == nil && vi.closed
-			if tagProp != nil && !hasConst(tagProp) && !defaultRejectsTag {
-				// OpenAPI 2.0's schema beside fileSchema: the default
-				// defines the tag member without fixing it, so it takes
-				// the tag values no other variant lists.
-				u.DefaultTakesOthers = true
-			}
-			if c, ok := "", false; tagProp != nil && !defaultRejectsTag {
-				// MCP's form elicitation: the tag is optional and, when
-				// present, fixed; absent means that value. A value with
-				// it is the default too, which keeps the member.
-				if c, ok = constString(tagProp); ok {
+			if tagProp != nil && !defaultRejectsTag {
+				if c, ok := tagValue(tagProp, kind); ok {
+					// MCP's form elicitation: the tag is optional and,
+					// when present, fixed; absent means that value. A
+					// value with it is the default too, which keeps the
+					// member.
 					u.DefaultTag = c
+				} else {
+					// OpenAPI 2.0's schema beside fileSchema: the default
+					// defines the tag member without fixing it, so it
+					// takes the tag values no other variant lists.
+					u.DefaultTakesOthers = true
 				}
 			}
 		default:
-			c, ok := constString(tagProp)
+			c, ok := tagValue(tagProp, kind)
 			if !ok {
 				vi.catchAll = true
 				u.Open = true
@@ -196,10 +200,10 @@ func (b *builder) fillUnion(t *Type, s *load.Schema) error {
 			// A tag of several words names the variant by itself
 			// (user_message_chunk); a one-word tag (add) is qualified by
 			// the union (DiffChangeAdd).
-			if len(words(v.Tag)) > 1 {
-				byTag = []string{GoName(v.Tag)}
+			if len(words(t.Union.tagWord(v.Tag))) > 1 {
+				byTag = []string{GoName(t.Union.tagWord(v.Tag))}
 			} else {
-				byTag = []string{t.Name + GoName(v.Tag)}
+				byTag = []string{t.Name + GoName(t.Union.tagWord(v.Tag))}
 			}
 		}
 		if w := b.wrapped(vi, tag, s); w != nil {
@@ -481,7 +485,7 @@ func (b *builder) wrappedVariant(t *Type, v *Variant, vi *variantInfo, w *load.S
 			b.tagOwners = append(b.tagOwners, func() { v.TagInStruct = hasConstField(wt, tag) })
 			return true, nil
 		}
-		name = v.Tag
+		name = t.Union.tagWord(v.Tag)
 		if name == "" {
 			name = "default"
 		}
@@ -489,7 +493,7 @@ func (b *builder) wrappedVariant(t *Type, v *Variant, vi *variantInfo, w *load.S
 	if wt.Kind != Struct {
 		return false, nil
 	}
-	dt := &Type{Name: b.names.take(first(byTag, GoName(name)), t.Name+GoName(name), t.Name+GoName(v.Tag)), Doc: v.Doc, Loc: vi.s.Loc, Kind: Defined, Under: &Ref{Kind: NamedRef, Type: wt}}
+	dt := &Type{Name: b.names.take(first(byTag, GoName(name)), t.Name+GoName(name), t.Name+GoName(t.Union.tagWord(v.Tag))), Doc: v.Doc, Loc: vi.s.Loc, Kind: Defined, Under: &Ref{Kind: NamedRef, Type: wt}}
 	b.pkg.Types = append(b.pkg.Types, dt)
 	v.Type = dt
 	b.tagOwners = append(b.tagOwners, func() {
@@ -509,12 +513,12 @@ func (b *builder) wrappedVariant(t *Type, v *Variant, vi *variantInfo, w *load.S
 // first member when the variant fixes one.
 func (b *builder) ownVariant(t *Type, s *load.Schema, v *Variant, vi *variantInfo, tag, hint string, byTag []string) error {
 	if hint == "" {
-		hint = v.Tag
+		hint = t.Union.tagWord(v.Tag)
 		if hint == "" {
 			hint = "default"
 		}
 	}
-	vt := &Type{Name: b.names.take(first(byTag, GoName(hint)), t.Name+GoName(hint), t.Name+GoName(v.Tag)), Doc: v.Doc, Loc: vi.s.Loc}
+	vt := &Type{Name: b.names.take(first(byTag, GoName(hint)), t.Name+GoName(hint), t.Name+GoName(t.Union.tagWord(v.Tag))), Doc: v.Doc, Loc: vi.s.Loc}
 	b.pkg.Types = append(b.pkg.Types, vt)
 	b.byNode[vi.s] = vt
 	skip := tag
@@ -530,7 +534,7 @@ func (b *builder) ownVariant(t *Type, s *load.Schema, v *Variant, vi *variantInf
 	if v.Tag != "" {
 		// The struct exists only as this variant: the tag is its first
 		// member, written and checked by the struct itself.
-		tf := &Field{Name: "tag", JSON: tag, Doc: "The union tag.", Loc: vi.s.Loc, Required: true, Const: textsafe.QuoteJSON(v.Tag), Type: &Ref{Kind: Raw}}
+		tf := &Field{Name: "tag", JSON: tag, Doc: "The union tag.", Loc: vi.s.Loc, Required: true, Const: t.Union.TagJSON(v.Tag), Type: &Ref{Kind: Raw}}
 		vt.Struct.Fields = append([]*Field{tf}, vt.Struct.Fields...)
 		v.TagInStruct = true
 	}
@@ -611,28 +615,81 @@ func constString(s *load.Schema) (string, bool) {
 	return "", false
 }
 
-// findTag picks the discriminating property: the discriminator keyword if
-// present; otherwise, among properties that every variant but at most one
-// (the default) and any catch-alls requires with a distinct string const,
-// the one whose name sorts first.
-func (b *builder) findTag(s *load.Schema, infos []*variantInfo) string {
+// constInt returns the decimal text of the integer a schema fixes (a const
+// or an enum of one value), as JSON-RPC error codes are fixed.
+func constInt(s *load.Schema) (string, bool) {
+	var v any
+	switch {
+	case s.HasConst:
+		v = s.Const
+	case len(s.Enum) == 1:
+		v = s.Enum[0]
+	default:
+		return "", false
+	}
+	var text string
+	switch n := v.(type) {
+	case json.Number:
+		text = string(n)
+	case float64:
+		text = strconv.FormatFloat(n, 'g', -1, 64)
+	case int64:
+		text = strconv.FormatInt(n, 10)
+	case int:
+		text = strconv.Itoa(n)
+	default:
+		return "", false
+	}
+	r, ok := new(big.Rat).SetString(text)
+	if !ok || !r.IsInt() || len(text) > 64 {
+		return "", false
+	}
+	return r.Num().String(), true
+}
+
+// tagValue returns the tag value a schema fixes for a union tagged by
+// values of the JSON type kind ("string" or "integer").
+func tagValue(s *load.Schema, kind string) (string, bool) {
+	if kind == "integer" {
+		return constInt(s)
+	}
+	return constString(s)
+}
+
+// findTag picks the discriminating property and the JSON type of its
+// values: the discriminator keyword if present (a string); otherwise,
+// among properties that every variant but at most one (the default) and
+// any catch-alls requires with a distinct string const, the one whose
+// name sorts first, or failing that, the same with integer consts (A2A's
+// errors, told apart by their JSON-RPC code).
+func (b *builder) findTag(s *load.Schema, infos []*variantInfo) (string, string) {
 	if s.Discriminator != "" {
-		return s.Discriminator
+		return s.Discriminator, "string"
 	}
 	for _, vi := range infos {
 		if k := kindOf(vi.res); k != "" && k != "object" {
 			// A value that is not an object has no tag member: the
 			// union is decided by JSON type first (fillUntagged).
-			return ""
+			return "", ""
 		}
 	}
-	// consts counts the variants that require a property with a string
-	// const; present counts those that have the property at all (consts
-	// and catch-alls).
+	for _, kind := range []string{"string", "integer"} {
+		if tag := findTagOf(infos, kind); tag != "" {
+			return tag, kind
+		}
+	}
+	return "", ""
+}
+
+// findTagOf is findTag for tags of the JSON type kind.
+func findTagOf(infos []*variantInfo, kind string) string {
+	// consts counts the variants that require a property with a const
+	// of the kind; present counts those that have the property at all
+	// (consts and catch-alls).
 	consts, present := map[string]int{}, map[string]int{}
 	for _, vi := range infos {
 		for _, p := range vi.props {
-			if _, ok := constString(p.Schema); ok && vi.req[p.Name] {
+			if _, ok := tagValue(p.Schema, kind); ok && vi.req[p.Name] {
 				consts[p.Name]++
 			}
 			if vi.req[p.Name] {
@@ -660,8 +717,11 @@ func (b *builder) findTag(s *load.Schema, infos []*variantInfo) string {
 				defaults++
 				continue
 			}
-			c, isConst := constString(ps)
+			c, isConst := tagValue(ps, kind)
 			if !isConst {
+				if _, str := constString(ps); str {
+					ok = false // integer tags beside a string const
+				}
 				continue
 			}
 			if seen[c] {

@@ -24547,18 +24547,18 @@ func (x Error) MarshalJSON() ([]byte, error) {
 
 const (
 	// Parse error: the message was not valid JSON.
-	ErrorCodeMinus32700 ErrorCode = -32700
+	ErrorCodeParseError ErrorCode = -32700
 	// Invalid request: the JSON does not form a proper request.
-	ErrorCodeMinus32600 ErrorCode = -32600
+	ErrorCodeInvalidRequest ErrorCode = -32600
 	// Method not found: no such method, or the receiver does not offer it.
-	ErrorCodeMinus32601 ErrorCode = -32601
+	ErrorCodeMethodNotFound ErrorCode = -32601
 	// Invalid params: the parameters do not fit the method.
-	ErrorCodeMinus32602 ErrorCode = -32602
+	ErrorCodeInvalidParams ErrorCode = -32602
 	// Internal error: something failed inside the receiver.
-	ErrorCodeMinus32603 ErrorCode = -32603
+	ErrorCodeInternalError ErrorCode = -32603
 	// Request cancelled: the work was stopped, because the caller asked for it or
 	// because of resource limits or shutdown.
-	ErrorCodeMinus32800 ErrorCode = -32800
+	ErrorCodeRequestCancelled ErrorCode = -32800
 	// Authentication required: authenticate before doing this.
 	ErrorCodeMinus32000 ErrorCode = -32000
 	// Resource not found: a session, file or other resource does not exist.
@@ -24568,7 +24568,7 @@ const (
 // Valid reports whether v is one of the listed values.
 func (v ErrorCode) Valid() bool {
 	switch v {
-	case ErrorCodeMinus32700, ErrorCodeMinus32600, ErrorCodeMinus32601, ErrorCodeMinus32602, ErrorCodeMinus32603, ErrorCodeMinus32800, ErrorCodeMinus32000, ErrorCodeMinus32002:
+	case ErrorCodeParseError, ErrorCodeInvalidRequest, ErrorCodeMethodNotFound, ErrorCodeInvalidParams, ErrorCodeInternalError, ErrorCodeRequestCancelled, ErrorCodeMinus32000, ErrorCodeMinus32002:
 		return true
 	}
 	return false

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -202,6 +203,36 @@ func (e *Encoder) Number(lit []byte) {
 	e.sep()
 	e.buf = append(e.buf, lit...)
 	e.comma = true
+}
+
+// IntText writes an integer given as decimal text (the tag an Unknown
+// variant of a union tagged by integers keeps). Text that is no integer is
+// an encoding error, and 0 is written in its place.
+func (e *Encoder) IntText(s string) {
+	e.sep()
+	if !isIntText(s) {
+		if e.err == nil {
+			e.err = errors.New("wire: " + strconv.Quote(clip(s)) + " is not an integer")
+		}
+		s = "0"
+	}
+	e.buf = append(e.buf, s...)
+	e.comma = true
+}
+
+// isIntText reports whether s is an integer in JSON's form: an optional
+// minus sign and digits, without leading zeros.
+func isIntText(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	if s == "" || len(s) > 1 && s[0] == '0' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // Raw writes JSON that is already encoded (and valid). Empty input writes

@@ -113,6 +113,44 @@ func (d *Decoder) PeekTag(tag string) (string, bool, error) {
 	}
 }
 
+// PeekIntTag is PeekTag for a union tagged by an integer member (JSON-RPC
+// errors told apart by a const code): it returns the member's integral
+// value as decimal text (-32601, also for -32601.0 or -3.2601e4), so that
+// it compares with a variant's tag as JSON Schema's const does. A member
+// that is not an integer is an error at the tag.
+func (d *Decoder) PeekIntTag(tag string) (string, bool, error) {
+	pos, depth := d.pos, d.depth
+	defer func() { d.pos, d.depth = pos, depth }()
+	if err := d.BeginObject(); err != nil {
+		return "", false, err
+	}
+	for {
+		key, more, err := d.NextKey()
+		if err != nil || !more {
+			return "", false, err
+		}
+		if string(key) == tag {
+			var s string
+			if d.Kind() != KindNumber {
+				err = d.TypeError("an integer")
+			} else {
+				s, _, err = d.integerText()
+			}
+			if we, ok := err.(*Error); ok {
+				we.Code = CodeTag
+				we.Pointer = "/" + EscapePointer(tag)
+			}
+			if s == "-0" {
+				s = "0"
+			}
+			return strings.Clone(s), true, err
+		}
+		if err := d.skipValue(); err != nil {
+			return "", false, err
+		}
+	}
+}
+
 // PeekKeys reports which of keys (at most 64) the object at the read
 // position has, as a bit set, without consuming anything.
 func (d *Decoder) PeekKeys(keys []string) (uint64, error) {

@@ -18,6 +18,7 @@ import (
 	"github.com/agentproto/agentproto/gen/internal/difftest/account"
 	"github.com/agentproto/agentproto/gen/internal/difftest/bomref"
 	"github.com/agentproto/agentproto/gen/internal/difftest/catalog"
+	"github.com/agentproto/agentproto/gen/internal/difftest/codes"
 	"github.com/agentproto/agentproto/gen/internal/difftest/config"
 	"github.com/agentproto/agentproto/gen/internal/difftest/defaulttag"
 	"github.com/agentproto/agentproto/gen/internal/difftest/draft04"
@@ -44,7 +45,7 @@ var lookups = map[string]func(string) (wire.Codec, bool){
 	"draft04": draft04.Lookup, "defaulttag": defaulttag.Lookup, "nestedtag": nestedtag.Lookup,
 	"kinds7": kinds7.Lookup, "opentag": opentag.Lookup, "marks": marks.Lookup,
 	"recursive": recursive.Lookup, "optionaltag": optionaltag.Lookup,
-	"shared": shared.Lookup,
+	"shared": shared.Lookup, "codes": codes.Lookup,
 }
 
 // subject is one schema of the corpus with examples: a root or a $defs

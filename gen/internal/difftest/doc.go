@@ -26,3 +26,4 @@ package difftest
 //go:generate go run ../../../cmd/protogen -pkg recursive -o recursive ../../testdata/differential/recursive.json
 //go:generate go run ../../../cmd/protogen -pkg optionaltag -o optionaltag ../../testdata/differential/optionaltag.json
 //go:generate go run ../../../cmd/protogen -pkg shared -o shared ../../testdata/differential/shared.json
+//go:generate go run ../../../cmd/protogen -pkg codes -o codes ../../testdata/differential/codes.json

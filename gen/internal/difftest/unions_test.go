@@ -1,9 +1,11 @@
 package difftest_test
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/agentproto/agentproto/gen/internal/difftest/codes"
 	"github.com/agentproto/agentproto/gen/internal/difftest/optionaltag"
 	"github.com/agentproto/agentproto/gen/internal/difftest/recursive"
 	"github.com/agentproto/agentproto/gen/internal/difftest/shared"
@@ -121,5 +123,86 @@ func TestMembersBesideOneOf(t *testing.T) {
 	}
 	if p != nil && len(p.Unknown) != 0 {
 		t.Errorf("the shared members were kept as unknown members: %#v", p.Unknown)
+	}
+}
+
+// TestIntegerTags: a union whose variants fix an integer member (A2A's
+// errors, told apart by a const JSON-RPC code) is tagged by it: the code
+// decides the variant, the tag is written back as it was, and a code no
+// variant lists is the Unknown variant, which Validate reports with the
+// listed codes.
+func TestIntegerTags(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want reflect.Type
+		out  string // "" when it is in
+	}{
+		{`{"code":-32700,"message":"Parse error"}`, reflect.TypeFor[*codes.ParseError](), ""},
+		{`{"message":"Method not found","code":-32601}`, reflect.TypeFor[*codes.MethodNotFound](), `{"code":-32601,"message":"Method not found"}`},
+		{`{"code":-32001,"message":"Task not found"}`, reflect.TypeFor[*codes.TaskNotFound](), ""},
+		{`{"code":-32800,"message":"Cancelled"}`, reflect.TypeFor[*codes.Cancelled](), ""},
+		{`{"code":-32099,"message":"Other"}`, reflect.TypeFor[*codes.UnknownRPCError](), ""},
+	} {
+		v, err := codes.UnmarshalRPCError([]byte(c.in))
+		if err != nil {
+			t.Errorf("%s: %v", c.in, err)
+			continue
+		}
+		if g := reflect.TypeOf(v); g != c.want {
+			t.Errorf("%s decoded as %v, want %v", c.in, g, c.want)
+		}
+		want := c.out
+		if want == "" {
+			want = c.in
+		}
+		if out, err := codes.MarshalRPCError(v); err != nil || string(out) != want {
+			t.Errorf("%s encoded as %s, %v; want %s", c.in, out, err, want)
+		}
+	}
+	v, err := codes.UnmarshalRPCError([]byte(`{"code":-32099,"message":"Other"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u, ok := v.(*codes.UnknownRPCError); !ok || u.Tag != "-32099" {
+		t.Errorf("an unlisted code decoded as %#v", v)
+	}
+	if err := codes.ValidateRPCError(v); err == nil || !strings.Contains(err.Error(), "/code: -32099 is not one of -32800, -32700, -32601, -32001") {
+		t.Errorf("Validate of an unlisted code: %v", err)
+	}
+	for _, in := range []string{`{"code":"-32601","message":"m"}`, `{"code":-32601.5,"message":"m"}`, `{"code":-32700,"message":7}`} {
+		if _, err := codes.UnmarshalRPCError([]byte(in)); err == nil {
+			t.Errorf("%s decoded", in)
+		}
+	}
+	// Built in Go, an Unknown variant writes its code as a number.
+	if out, err := codes.MarshalRPCError(&codes.UnknownRPCError{Tag: "-32099"}); err != nil || string(out) != `{"code":-32099}` {
+		t.Errorf("an Unknown built in Go encoded as %s, %v", out, err)
+	}
+	if _, err := codes.MarshalRPCError(&codes.UnknownRPCError{Tag: "x"}); err == nil {
+		t.Error("an Unknown whose code is no integer encoded")
+	}
+}
+
+// TestStandardCodesByName: an integer enum names JSON-RPC's standard
+// error codes (and the cancelled request's) by what they mean; other
+// codes keep their digits.
+func TestStandardCodesByName(t *testing.T) {
+	for name, c := range map[string]codes.ErrorCode{
+		"ParseError": codes.ErrorCodeParseError, "InvalidRequest": codes.ErrorCodeInvalidRequest,
+		"MethodNotFound": codes.ErrorCodeMethodNotFound, "InvalidParams": codes.ErrorCodeInvalidParams,
+		"InternalError": codes.ErrorCodeInternalError, "RequestCancelled": codes.ErrorCodeRequestCancelled,
+		"Minus32001": codes.ErrorCodeMinus32001,
+	} {
+		if !c.Valid() {
+			t.Errorf("%s (%d) is not valid", name, c)
+		}
+	}
+	want := map[codes.ErrorCode]codes.ErrorCode{-32700: codes.ErrorCodeParseError, -32600: codes.ErrorCodeInvalidRequest,
+		-32601: codes.ErrorCodeMethodNotFound, -32602: codes.ErrorCodeInvalidParams, -32603: codes.ErrorCodeInternalError,
+		-32800: codes.ErrorCodeRequestCancelled}
+	for n, c := range want {
+		if n != c {
+			t.Errorf("the constant for %d is %d", n, c)
+		}
 	}
 }
