@@ -172,6 +172,7 @@ func RuleDocs() []protocol.RuleDoc {
 		{Name: finding.RuleSchema, Summary: "a message does not match its method's schema", Requirements: []string{reqSchema}},
 		// What the v1 schemas enforce that the catalogue also states.
 		{Name: finding.RuleSchema, Summary: "a message does not match its method's schema", Requirements: withRestated(reqSchema, "acp.init.agent-answer", "acp.session.load-params", "acp.session.close-params", "acp.list.answer-sessions", "acp.prompt.stop-reason", "acp.config.default-value"), Versions: effectVersions},
+		{Name: finding.RuleSchema, Summary: "an initialize message without the info that describes its sender, which v2's schema requires", Requirements: []string{"acp.init.client-info", "acp.init.agent-info", "acp.init.implementation-info"}, Versions: stateVersions},
 		{Name: finding.RuleJSON, Summary: "a line is not a JSON-RPC message: not JSON, not UTF-8, or log output on the wire", Requirements: []string{reqAgentStdout, reqClientStdin, reqUTF8, "acp.transport.no-embedded-newline"}},
 		{Name: RuleNotInitialized, Summary: "a message before initialize", Requirements: withRestated(reqInitFirst)},
 		{Name: RuleNotInitialized, Summary: "session/list or session/delete before initialize is answered", Requirements: []string{"acp.list.after-init", "acp.delete.after-init"}, Versions: effectVersions},
