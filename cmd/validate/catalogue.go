@@ -220,7 +220,7 @@ func (p *printer) coverage(s validate.Summary) {
 		return
 	}
 	w := p.w
-	p.werr = p.eachTrace(s, func(d jsonDetected, _ []byte, _ bool) error {
+	p.werr = p.eachTrace(s, true, func(d jsonDetected, _ []byte, _ bool) error {
 		c := d.Coverage
 		if c == nil {
 			return nil

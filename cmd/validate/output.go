@@ -436,10 +436,10 @@ func (p *printer) keepTrace(d validate.Detected) error {
 }
 
 // eachTrace calls fn with every trace the summary lists: those kept by
-// file, then those of s.Detected, each as a jsonDetected, its JSON as
-// --format json writes it (escaped, without a newline), and whether it
-// had findings shown.
-func (p *printer) eachTrace(s validate.Summary, fn func(d jsonDetected, raw []byte, noisy bool) error) error {
+// file, then those of s.Detected, each as a jsonDetected (decoded only if
+// decode is set), its JSON as --format json writes it (escaped, without a
+// newline), and whether it had findings shown.
+func (p *printer) eachTrace(s validate.Summary, decode bool, fn func(d jsonDetected, raw []byte, noisy bool) error) error {
 	if p.traces.Size() > 0 {
 		r, err := p.traces.Reader()
 		if err != nil {
@@ -451,8 +451,10 @@ func (p *printer) eachTrace(s validate.Summary, fn func(d jsonDetected, raw []by
 			if len(line) > 1 {
 				raw := bytes.TrimSuffix(line[1:], []byte("\n"))
 				var d jsonDetected
-				if jerr := json.Unmarshal(raw, &d); jerr != nil {
-					return fmt.Errorf("reading back the traces held for the summary: %w", jerr)
+				if decode {
+					if jerr := json.Unmarshal(raw, &d); jerr != nil {
+						return fmt.Errorf("reading back the traces held for the summary: %w", jerr)
+					}
 				}
 				if ferr := fn(d, raw, line[0] == '1'); ferr != nil {
 					return ferr
@@ -518,7 +520,7 @@ func (p *printer) jsonSummary(s validate.Summary) {
 		return
 	}
 	n := 0
-	p.werr = p.eachTrace(s, func(_ jsonDetected, raw []byte, _ bool) error {
+	p.werr = p.eachTrace(s, false, func(_ jsonDetected, raw []byte, _ bool) error {
 		if n++; n > 1 {
 			if err := p.w.WriteByte(','); err != nil {
 				return err
@@ -544,7 +546,7 @@ func (p *printer) textSummary(s validate.Summary, whole bool) {
 	if !whole {
 		return
 	}
-	if err := p.eachTrace(s, func(d jsonDetected, _ []byte, noisy bool) error {
+	if err := p.eachTrace(s, true, func(d jsonDetected, _ []byte, noisy bool) error {
 		proto := d.Protocol
 		if proto == "" {
 			proto = "no protocol recognised"
