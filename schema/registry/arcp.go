@@ -27,6 +27,8 @@ type ARCPTable struct {
 	// and no single message's schema can, each with the interpreter check
 	// that applies it (or why none does).
 	Rules []*ARCPRule `json:"rules"`
+	// Leases says how the lease checks read operations and costs.
+	Leases *ARCPLeases `json:"leases"`
 
 	// Deviations are the known SDKs' departures from this version, from
 	// deviations.json beside the dispatch table.
@@ -75,6 +77,40 @@ type ARCPMessage struct {
 	ResumeSession string `json:"resume_session"`
 	ResumeSeq     string `json:"resume_seq"`
 	ResumeFlat    string `json:"resume_flat"`
+
+	// Principal is where a hello names who speaks (its bearer token):
+	// idempotency keys are the principal's.
+	Principal string `json:"principal"`
+	// Interval is where a welcome gives the heartbeat interval in
+	// seconds; Agents where it lists the agent inventory.
+	Interval string `json:"interval"`
+	Agents   string `json:"agents"`
+	// Key and Params are where a submit carries its idempotency key and
+	// the parameters an identical resubmission repeats.
+	Key    string `json:"key"`
+	Params string `json:"params"`
+	// Agent is where a submit names the agent it asks for, or where an
+	// acceptance, subscription or listing names the resolved agent
+	// (Entries: the listing's entries, each with job_id and agent).
+	Agent   string `json:"agent"`
+	Entries string `json:"entries"`
+	// Trace lists where the message carries its trace id, the first
+	// present wins; Parent is where an acceptance names the delegating
+	// job.
+	Trace  StringList `json:"trace"`
+	Parent string     `json:"parent"`
+	// Time is where the message carries its sender's own clock.
+	Time string `json:"time"`
+	// Code is where a refusal or error carries its error code, and
+	// Status where a terminal message carries its final status.
+	Code   string `json:"code"`
+	Status string `json:"status"`
+	// Lease, Expires and Budget are where a submit asks for a lease, or
+	// where an acceptance or subscription states the effective lease, its
+	// expiry and its budget counters.
+	Lease   string `json:"lease"`
+	Expires string `json:"expires"`
+	Budget  string `json:"budget"`
 }
 
 // ARCPRule is one sequencing rule of the protocol. Check names the
@@ -120,6 +156,10 @@ type ARCPRule struct {
 	// Value is bounded by Bound ("sequence": the highest event_seq sent).
 	Value string `json:"value"`
 	Bound string `json:"bound"`
+	// Code is the error code a check looks for, and Want the value it
+	// expects with it (a final status).
+	Code string `json:"code"`
+	Want string `json:"want"`
 }
 
 // AppliesTo reports whether the rule looks at messages of type typ.
@@ -164,6 +204,49 @@ type ARCPEvent struct {
 	// narrowed to this kind: equivalent to the message type's schema for
 	// an event of this kind, and cheaper to explain a failure with.
 	MessageSchema string `json:"message_schema"`
+
+	// Effect is what the event does to its job's lease state:
+	// "operation" (the agent attempts an operation through the lease),
+	// "outcome" (how an operation ended) or "cost" (a cost or budget
+	// metric); "" for none.
+	Effect string `json:"effect"`
+	// Call is where an operation or outcome names its call; Tool and Args
+	// are the operation's tool and arguments; Code is where an outcome
+	// carries its error code, and Result where it carries a success.
+	Call   string `json:"call"`
+	Tool   string `json:"tool"`
+	Args   string `json:"args"`
+	Code   string `json:"code"`
+	Result string `json:"result"`
+	// Name, Value and Unit locate a metric's name, amount and currency.
+	Name  string `json:"name"`
+	Value string `json:"value"`
+	Unit  string `json:"unit"`
+}
+
+// ARCPLeases says how operations meet the lease: which tools stand for a
+// capability whose target is an argument, which capability other tools
+// need, and how cost metrics spend the budget.
+type ARCPLeases struct {
+	// Targets maps a capability to the arguments that hold an operation's
+	// target, for a tool named like the capability (fs.read: path).
+	Targets map[string][]string `json:"targets"`
+	// ToolCapability is the capability whose patterns name tools.
+	ToolCapability string `json:"tool_capability"`
+	// BudgetCapability is the capability whose patterns are amounts
+	// (currency:decimal), and PatternCapabilities the capabilities whose
+	// patterns are globs.
+	BudgetCapability string `json:"budget_capability"`
+	// CostMetric matches the names of metrics that spend the budget;
+	// RemainingMetric is the name of the metric that states what is left.
+	CostMetric      string `json:"cost_metric"`
+	RemainingMetric string `json:"remaining_metric"`
+	// Expired, Exhausted and Denied are the error codes of an operation
+	// after the lease expired, after the budget is spent, and outside the
+	// lease.
+	Expired   string `json:"expired"`
+	Exhausted string `json:"exhausted"`
+	Denied    string `json:"denied"`
 }
 
 // FieldFeature is a member of a message that needs a negotiated feature

@@ -164,7 +164,7 @@ func (s *state) Dialect() string { return s.dial }
 
 func (s *state) Note() string { return s.note }
 
-func (s *state) Finish(int) []finding.Finding { return nil }
+func (s *state) Finish(lastLine int) []finding.Finding { return s.unacknowledged(lastLine) }
 
 // matches reports whether the deviation's detection holds for message m,
 // whose type is typ. The type and event kind are compared first; values
@@ -248,6 +248,17 @@ func (s *state) Step(m *protocol.Message) {
 		return
 	}
 	set := s.set
+	switch {
+	case m.Dir == "c2r":
+		m.From = "client"
+	case m.Dir == "r2c":
+		m.From = "runtime"
+	default:
+		if f := set.from[typ]; f == "client" || f == "runtime" {
+			m.From = f
+		}
+	}
+	s.exercised.Row("arcp.envelope.defined-type")
 	sch := set.messages[typ]
 	if sch == nil {
 		m.Label = "unknown type"
@@ -264,16 +275,6 @@ func (s *state) Step(m *protocol.Message) {
 	}
 	m.Label = typ
 	s.exercised.Row("arcp.schema.shape")
-	switch {
-	case m.Dir == "c2r":
-		m.From = "client"
-	case m.Dir == "r2c":
-		m.From = "runtime"
-	default:
-		if f := set.from[typ]; f == "client" || f == "runtime" {
-			m.From = f
-		}
-	}
 	s.begin(m, typ)
 	ck := protocol.Check{Schema: sch}
 	m.RTSchema = sch.ID

@@ -274,7 +274,13 @@ func TestInvalidFixtures(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := expect.Strings(readExpect(t, strings.TrimSuffix(f, ".jsonl")+".expect"))
-			got, _ := check(t, e, filepath.Base(f), b, nil, "")
+			// A direction sidecar, where the trace has one: messages
+			// either peer sends (ping, pong) need it to tell who sent them.
+			dir, err := os.ReadFile(strings.TrimSuffix(f, ".jsonl") + ".dir")
+			if err != nil && !os.IsNotExist(err) {
+				t.Fatal(err)
+			}
+			got, _ := check(t, e, filepath.Base(f), b, dir, "")
 			if g := expect.Findings(got); strings.Join(g, "\n") != strings.Join(want, "\n") {
 				t.Errorf("findings\n%s\nwant\n%s", strings.Join(g, "\n"), strings.Join(want, "\n"))
 			}

@@ -29,6 +29,17 @@ const (
 	RulePongUnanswered         = "pong-unanswered"
 	RuleClosedUnanswered       = "closed-unanswered"
 	RuleAckAhead               = "ack-ahead"
+	RuleAfterBye               = "after-bye"
+	RuleCloseUnacknowledged    = "close-unacknowledged"
+	RuleIDReused               = "id-reused"
+	RuleIdempotentAccept       = "idempotent-accept"
+	RuleJobIDReused            = "job-id-reused"
+	RuleSubscribeAuthority     = "subscribe-authority"
+	RuleCancelOutcome          = "cancel-outcome"
+	RuleHeartbeatTiming        = "heartbeat-timing"
+	RuleTraceNotInherited      = "trace-not-inherited"
+	RuleVersionFixed           = "version-fixed"
+	RuleVersionRefusalCode     = "version-refusal-code"
 )
 
 // RuleDocs lists ARCP's rules.
@@ -53,6 +64,17 @@ func RuleDocs() []protocol.RuleDoc {
 		{Name: RulePongUnanswered, Summary: "a pong that answers no ping", Requirements: []string{"arcp.heartbeat.pong-echoes-ping"}},
 		{Name: RuleClosedUnanswered, Summary: "a close acknowledgement that answers no close", Requirements: []string{"arcp.session.closed-answers-close"}},
 		{Name: RuleAckAhead, Summary: "an acknowledgement of events not yet sent", Requirements: []string{"arcp.ack.not-ahead"}},
+		{Name: RuleAfterBye, Summary: "a message of a session after its session.bye", Requirements: []string{"arcp.session.nothing-after-bye"}},
+		{Name: RuleCloseUnacknowledged, Summary: "a session.close never acknowledged with session.closed", Requirements: []string{"arcp.session.closed-answers-close"}},
+		{Name: RuleIDReused, Summary: "a sender reuses an envelope id on a connection for another message", Requirements: []string{"arcp.envelope.unique-id"}},
+		{Name: RuleIdempotentAccept, Summary: "an identical resubmission by idempotency key gets a new job", Requirements: []string{"arcp.job.idempotent-accept"}},
+		{Name: RuleJobIDReused, Summary: "a new job is accepted under the id of an earlier job", Requirements: []string{"arcp.job.fresh-job-id"}},
+		{Name: RuleSubscribeAuthority, Summary: "a subscriber's job.cancel is honoured", Requirements: []string{"arcp.subscribe.no-cancel-authority"}},
+		{Name: RuleCancelOutcome, Summary: "a cancelled job does not end with final_status cancelled", Requirements: []string{"arcp.job.cancelled-final-status"}},
+		{Name: RuleHeartbeatTiming, Summary: "a ping unanswered past the heartbeat interval, by the messages' own clocks", Requirements: []string{"arcp.heartbeat.pong-within-interval"}},
+		{Name: RuleTraceNotInherited, Summary: "a delegated job does not keep its parent's trace_id", Requirements: []string{"arcp.trace.forward-context"}},
+		{Name: RuleVersionFixed, Summary: "a running job's agent version changes", Requirements: []string{"arcp.version.no-migration"}},
+		{Name: RuleVersionRefusalCode, Summary: "an unavailable agent version refused with another code than AGENT_VERSION_NOT_AVAILABLE", Requirements: []string{"arcp.version.unavailable-code"}},
 		{Name: finding.RuleSchema, Summary: "a message does not match its type's schema", Requirements: []string{"arcp.schema.shape"}},
 		{Name: finding.RuleUnknownType, Summary: "a message type ARCP does not define (x-vendor.* types: a warning)", Requirements: []string{"arcp.envelope.defined-type"}},
 	}

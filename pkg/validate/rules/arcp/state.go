@@ -108,6 +108,9 @@ type state struct {
 	// the trace (the rule evaluated it, whether or not it applied).
 	exercised *protocol.Exercise
 	reg       *registry.Registry
+
+	ids  map[uint64]seenID       // the envelope ids of the connection, by digest of sender, session and id
+	keys *protocol.Recent[keyed] // the jobs idempotency keys resolved to
 }
 
 // onceNote ends a deviation warning: the first of a trace is reported.
@@ -120,9 +123,10 @@ func (s *state) firstDeviation(id string) bool { return s.deviations.First(id) }
 
 // hello is what a hello asked for.
 type hello struct {
-	offered map[string]bool // its features, nil if it listed none
-	fresh   bool            // not a resume: the session starts in the trace
-	line    int             // where it was sent
+	offered   map[string]bool // its features, nil if it listed none
+	fresh     bool            // not a resume: the session starts in the trace
+	line      int             // where it was sent
+	principal string          // who speaks, as its credentials say
 }
 
 // session is what the trace showed of one session.
@@ -134,6 +138,16 @@ type session struct {
 	sent     bool            // high is known: the trace holds the session's sequence from a known point
 	pending  map[string]*protocol.Recent[int]
 	asked    map[string]*protocol.Recent[int] // the line of the last request under each key, by rule
+
+	principal string              // the hello's credentials, scoping idempotency keys
+	interval  float64             // the heartbeat interval in seconds, 0 if none was negotiated
+	agents    map[string][]string // the welcome's inventory: agent → versions
+	endedAt   int                 // the line of the message that ended the connection, 0 if none
+	owed      map[string]*owed    // requests the other peer owes an answer, by rule
+	submits   []submit            // submits not answered yet
+	ambiguous bool                // answers can no longer be paired with submits
+	pings     *protocol.Recent[ping]
+	openPings int
 }
 
 // job is what the trace showed of one job.
@@ -145,6 +159,14 @@ type job struct {
 	termHasSeq  bool
 	streams     map[string]*stream // by result id
 	acceptedNow bool               // accepted in a session that started in the trace
+
+	acceptedIn  map[string]bool // the sessions that accepted it
+	subscribers map[string]bool // the sessions that subscribed to it
+	cancelFrom  map[string]int  // the line of each session's job.cancel
+	cancelled   int             // the line of its job.cancelled, 0 if none
+	trace       string          // its trace id
+	agent       string          // the agent version it runs (name@version)
+	agentLine   int
 }
 
 // stream is one streamed result of a job.
@@ -229,9 +251,14 @@ func (s *state) apply(m *protocol.Message, typ, kind string, notTerminal bool) {
 	}
 	sid, hasSID := m.String("/session_id")
 
+	s.uniqueID(m)
 	switch entry.Effect {
 	case effHello:
+		s.newConnection()
 		h := &hello{fresh: true, line: m.Line}
+		if entry.Principal != "" {
+			h.principal, _ = m.String(entry.Principal)
+		}
 		if entry.Features != "" {
 			if fl, ok := m.At(entry.Features).([]any); ok {
 				h.offered = stringSet(fl)
@@ -262,6 +289,20 @@ func (s *state) apply(m *protocol.Message, typ, kind string, notTerminal bool) {
 			if s.hello != nil && s.hello.fresh && !ss.sent {
 				ss.started, ss.sent = true, true
 			}
+			ss.endedAt = 0 // a new connection
+			if s.hello != nil && s.hello.principal != "" {
+				ss.principal = s.hello.principal
+			}
+			if entry.Interval != "" {
+				if n, ok := m.At(entry.Interval).(json.Number); ok {
+					ss.interval, _ = n.Float64()
+				}
+			}
+			if entry.Agents != "" {
+				if inv := inventory(m.At(entry.Agents)); inv != nil {
+					ss.agents = inv
+				}
+			}
 			if entry.Features != "" {
 				if fl, ok := m.At(entry.Features).([]any); ok {
 					// Negotiated: what both sides listed, when the
@@ -290,6 +331,15 @@ func (s *state) apply(m *protocol.Message, typ, kind string, notTerminal bool) {
 	started := ss != nil && ss.started && !s.lossy
 	jobID, _ := m.String("/job_id")
 
+	if ss != nil {
+		s.ended(m, ss, typ)
+		if entry.Effect == effEnd {
+			ss.endedAt = m.Line
+		}
+		s.closeRequests(m, ss, sid, typ)
+		s.heartbeat(m, ss, entry, typ)
+	}
+
 	// Session ids must be those the runtime announced, and a job's
 	// messages carry the session the job was accepted in.
 	if r := s.find(checkSession, ""); r != nil && hasSID {
@@ -316,6 +366,7 @@ func (s *state) apply(m *protocol.Message, typ, kind string, notTerminal bool) {
 		client := entry.Direction == "client"
 		replay = ss.sent && seq <= ss.high
 		if last, seen := ss.last[client]; seen {
+			s.each(checkSequence)
 			switch {
 			case seq <= last:
 				if r := s.find(checkSequence, "order"); r != nil {
@@ -342,11 +393,24 @@ func (s *state) apply(m *protocol.Message, typ, kind string, notTerminal bool) {
 	switch entry.Effect {
 	case effSubmit:
 		s.openSubmits++
+		if ss != nil {
+			s.submitted(m, ss, entry)
+		}
 	case effRefuse:
 		if s.openSubmits > 0 {
 			s.openSubmits--
 		}
+		if ss != nil {
+			s.refused(m, ss, entry)
+		}
+	case effCancel, effCancelled:
+		if hasSID {
+			s.cancel(m, ss, sid, entry, jobID, started)
+		}
 	case effAccept, effSubscribe, effList:
+		if entry.Effect == effAccept {
+			s.accepted(m, ss, entry, started)
+		}
 		if entry.Effect == effAccept && s.openSubmits > 0 {
 			s.openSubmits--
 		}
@@ -366,6 +430,17 @@ func (s *state) apply(m *protocol.Message, typ, kind string, notTerminal bool) {
 			if entry.Effect == effAccept {
 				j.acceptedNow = j.acceptedNow || started
 			}
+			if hasSID && (entry.Effect == effAccept || entry.Effect == effSubscribe) {
+				addSession(&j.acceptedIn, &j.subscribers, entry.Effect == effAccept, sid)
+			}
+			if entry.Effect == effSubscribe && entry.Agent != "" {
+				if a, ok := m.String(entry.Agent); ok {
+					s.resolved(m, j, id, a, entry.Agent)
+				}
+			}
+		}
+		if entry.Effect == effList {
+			s.listed(m, entry)
 		}
 	}
 
@@ -398,6 +473,7 @@ func (s *state) apply(m *protocol.Message, typ, kind string, notTerminal bool) {
 	// Terminal messages: one per job; a replay (an event_seq not above the
 	// terminal's) is not a second one.
 	if entry.Terminal {
+		s.each(checkTerminal)
 		if j != nil && j.terminal {
 			if !(hasSeq && j.termHasSeq && seq <= j.termSeq) {
 				if r := s.find(checkTerminal, "twice"); r != nil {
@@ -437,6 +513,7 @@ func (s *state) apply(m *protocol.Message, typ, kind string, notTerminal bool) {
 
 	j = s.job(jobID)
 	if entry.Terminal {
+		s.outcome(m, entry, j, replay)
 		s.streamResult(m, j, typ, replay)
 		j.terminal = true
 		j.termSeq, j.termHasSeq = seq, hasSeq
