@@ -67,10 +67,11 @@ type keyed struct {
 // submit is a job.submit waiting for its answer.
 type submit struct {
 	line  int
-	key   string // principal and idempotency key, "" without a key
-	sum   uint64 // the parameters
-	agent string // the agent asked for
-	trace string // the trace id it carried
+	key   string              // principal and idempotency key, "" without a key
+	sum   uint64              // the parameters
+	agent string              // the agent asked for
+	trace string              // the trace id it carried
+	lease map[string][]string // the lease it asked for, nil if none
 }
 
 // ping is a heartbeat waiting for its pong.
@@ -295,6 +296,9 @@ func (s *state) submitted(m *protocol.Message, ss *session, entry *registry.ARCP
 		sub.agent, _ = m.String(entry.Agent)
 	}
 	sub.trace, _ = firstString(m, entry.Trace)
+	if entry.Lease != "" {
+		sub.lease, _ = readGrants(m.At(entry.Lease))
+	}
 	ss.submits = append(ss.submits, sub)
 }
 
@@ -380,6 +384,7 @@ func (s *state) accepted(m *protocol.Message, ss *session, entry *registry.ARCPM
 	if parent != "" {
 		s.delegated(m, entry, j, parent)
 	}
+	s.leaseAccepted(m, entry, j, sub, paired, parent)
 	if entry.Agent != "" {
 		if a, ok := m.String(entry.Agent); ok {
 			s.resolved(m, j, id, a, entry.Agent)

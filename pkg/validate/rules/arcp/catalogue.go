@@ -40,6 +40,11 @@ const (
 	RuleTraceNotInherited      = "trace-not-inherited"
 	RuleVersionFixed           = "version-fixed"
 	RuleVersionRefusalCode     = "version-refusal-code"
+	RuleLeaseSubset            = "lease-subset"
+	RuleLeaseWidened           = "lease-widened"
+	RuleLeaseExpiredOK         = "lease-expired-ok"
+	RuleBudgetExhaustedOK      = "budget-exhausted-ok"
+	RuleLeaseUncovered         = "lease-uncovered"
 )
 
 // RuleDocs lists ARCP's rules.
@@ -75,6 +80,11 @@ func RuleDocs() []protocol.RuleDoc {
 		{Name: RuleTraceNotInherited, Summary: "a delegated job does not keep its parent's trace_id", Requirements: []string{"arcp.trace.forward-context"}},
 		{Name: RuleVersionFixed, Summary: "a running job's agent version changes", Requirements: []string{"arcp.version.no-migration"}},
 		{Name: RuleVersionRefusalCode, Summary: "an unavailable agent version refused with another code than AGENT_VERSION_NOT_AVAILABLE", Requirements: []string{"arcp.version.unavailable-code"}},
+		{Name: RuleLeaseSubset, Summary: "a delegated lease reaches beyond its parent's (grants, remaining budget, expiry)", Requirements: []string{"arcp.lease.delegated-subset", "arcp.lease.delegated-budget-within-remaining", "arcp.lease.delegated-expiry-within-parent"}},
+		{Name: RuleLeaseWidened, Summary: "an accepted lease wider than the one requested", Requirements: []string{"arcp.lease.no-silent-expansion"}},
+		{Name: RuleLeaseExpiredOK, Summary: "an operation after the lease's expires_at succeeds", Requirements: []string{"arcp.lease.expired-operations-fail"}},
+		{Name: RuleBudgetExhaustedOK, Summary: "an operation after the budget is spent succeeds", Requirements: []string{"arcp.budget.exhausted-operations-fail"}},
+		{Name: RuleLeaseUncovered, Summary: "an operation outside the lease succeeds or fails with another code than PERMISSION_DENIED", Requirements: []string{"arcp.lease.operations-covered", "arcp.lease.uncovered-permission-denied"}},
 		{Name: finding.RuleSchema, Summary: "a message does not match its type's schema", Requirements: []string{"arcp.schema.shape"}},
 		{Name: finding.RuleUnknownType, Summary: "a message type ARCP does not define (x-vendor.* types: a warning)", Requirements: []string{"arcp.envelope.defined-type"}},
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -111,6 +112,8 @@ type state struct {
 
 	ids  map[uint64]seenID       // the envelope ids of the connection, by digest of sender, session and id
 	keys *protocol.Recent[keyed] // the jobs idempotency keys resolved to
+
+	costRE *regexp.Regexp // the names of metrics that spend a budget
 }
 
 // onceNote ends a deviation warning: the first of a trace is reported.
@@ -167,6 +170,7 @@ type job struct {
 	trace       string          // its trace id
 	agent       string          // the agent version it runs (name@version)
 	agentLine   int
+	lease       *lease // its effective lease, once an acceptance or subscription stated it
 }
 
 // stream is one streamed result of a job.
@@ -433,6 +437,9 @@ func (s *state) apply(m *protocol.Message, typ, kind string, notTerminal bool) {
 			if hasSID && (entry.Effect == effAccept || entry.Effect == effSubscribe) {
 				addSession(&j.acceptedIn, &j.subscribers, entry.Effect == effAccept, sid)
 			}
+			if entry.Effect == effSubscribe && j.lease == nil {
+				j.lease = s.leaseOf(m, entry)
+			}
 			if entry.Effect == effSubscribe && entry.Agent != "" {
 				if a, ok := m.String(entry.Agent); ok {
 					s.resolved(m, j, id, a, entry.Agent)
@@ -522,6 +529,11 @@ func (s *state) apply(m *protocol.Message, typ, kind string, notTerminal bool) {
 		if r.Type == typ && (r.Kind == "" || r.Kind == kind) && !replay {
 			s.chunk(m, r, j, started)
 			break
+		}
+	}
+	if kind != "" && j.lease != nil {
+		if ev := s.set.t.Event(kind); ev != nil && ev.Effect != "" {
+			s.leaseEvent(m, entry, ev, j, replay)
 		}
 	}
 }
