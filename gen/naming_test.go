@@ -16,7 +16,7 @@ import (
 // TestNoNumberedNames: no generated package of agentproto declares a type
 // or function whose name ends in a digit: names come from the schema that
 // owns them, never from a counter. (Constants whose schema spells digits,
-// ErrorCodeMinus32700, are the schema's own.) The packages generated from
+// ErrorCodeMinus32000, are the schema's own.) The packages generated from
 // the official ACP schemas and the test corpora are held to it too.
 func TestNoNumberedNames(t *testing.T) {
 	// Names a schema's own $defs key ends in a digit: the draft-04

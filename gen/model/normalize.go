@@ -202,12 +202,16 @@ func acceptsAnything(s *load.Schema) bool {
 }
 
 // isMultiType reports whether a schema lists several JSON types, with
-// constraints for some of them, and no oneOf or anyOf of its own: it is a
-// union of one alternative per type (markdownlint's lines_above, an
-// integer or an array of integers).
+// constraints for some of them or only scalar ones, and no oneOf or anyOf
+// of its own: it is a union of one alternative per type (markdownlint's
+// lines_above, an integer or an array of integers; MCP's RequestId, a
+// string or an integer, a sealed interface as ACP's RequestId is).
 func isMultiType(s *load.Schema) bool {
 	if len(s.Type) < 2 || len(s.OneOf)+len(s.AnyOf) > 0 || len(s.Enum) > 0 || s.HasConst {
 		return false
+	}
+	if scalarTypes(s.Type) {
+		return true
 	}
 	c := *s
 	c.Type = nil
@@ -220,4 +224,23 @@ func deref(s *load.Schema) *load.Schema {
 		s = s.Target
 	}
 	return s
+}
+
+// scalarTypes reports whether a list of JSON types holds only scalars
+// (string, integer, number, boolean, null) of at least two kinds of value:
+// integer and number alone (with null or not) are one number.
+func scalarTypes(types []string) bool {
+	kinds := map[string]bool{}
+	for _, t := range types {
+		switch t {
+		case "integer", "number":
+			kinds["number"] = true
+		case "string", "boolean":
+			kinds[t] = true
+		case "null":
+		default:
+			return false
+		}
+	}
+	return len(kinds) >= 2
 }

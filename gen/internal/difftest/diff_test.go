@@ -31,6 +31,7 @@ import (
 	"github.com/agentproto/agentproto/gen/internal/difftest/opentag"
 	"github.com/agentproto/agentproto/gen/internal/difftest/optionaltag"
 	"github.com/agentproto/agentproto/gen/internal/difftest/recursive"
+	"github.com/agentproto/agentproto/gen/internal/difftest/scalarunion"
 	"github.com/agentproto/agentproto/gen/internal/difftest/shapes"
 	"github.com/agentproto/agentproto/gen/internal/difftest/shared"
 	"github.com/agentproto/agentproto/gen/internal/difftest/tuple"
@@ -46,6 +47,7 @@ var lookups = map[string]func(string) (wire.Codec, bool){
 	"kinds7": kinds7.Lookup, "opentag": opentag.Lookup, "marks": marks.Lookup,
 	"recursive": recursive.Lookup, "optionaltag": optionaltag.Lookup,
 	"shared": shared.Lookup, "codes": codes.Lookup,
+	"scalarunion": scalarunion.Lookup,
 }
 
 // subject is one schema of the corpus with examples: a root or a $defs

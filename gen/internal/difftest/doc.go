@@ -27,3 +27,4 @@ package difftest
 //go:generate go run ../../../cmd/protogen -pkg optionaltag -o optionaltag ../../testdata/differential/optionaltag.json
 //go:generate go run ../../../cmd/protogen -pkg shared -o shared ../../testdata/differential/shared.json
 //go:generate go run ../../../cmd/protogen -pkg codes -o codes ../../testdata/differential/codes.json
+//go:generate go run ../../../cmd/protogen -pkg scalarunion -o scalarunion ../../testdata/differential/scalarunion.json

@@ -8,6 +8,7 @@ import (
 	"github.com/agentproto/agentproto/gen/internal/difftest/codes"
 	"github.com/agentproto/agentproto/gen/internal/difftest/optionaltag"
 	"github.com/agentproto/agentproto/gen/internal/difftest/recursive"
+	"github.com/agentproto/agentproto/gen/internal/difftest/scalarunion"
 	"github.com/agentproto/agentproto/gen/internal/difftest/shared"
 	"github.com/agentproto/agentproto/pkg/wire"
 )
@@ -204,5 +205,47 @@ func TestStandardCodesByName(t *testing.T) {
 		if n != c {
 			t.Errorf("the constant for %d is %d", n, c)
 		}
+	}
+}
+
+// TestScalarTypeLists: a list of scalar JSON types (MCP's RequestId, a
+// string or an integer) is a sealed union with a type per JSON type, as
+// an anyOf of the same types is: the value decides the variant, a Go
+// value is made by converting to a variant's type, and a value of a type
+// the list lacks is a decode error.
+func TestScalarTypeLists(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want scalarunion.RequestID
+	}{
+		{`"abc"`, scalarunion.RequestIDString("abc")},
+		{`7`, scalarunion.RequestIDInteger(7)},
+		{`-3`, scalarunion.RequestIDInteger(-3)},
+	} {
+		v, err := scalarunion.UnmarshalRequestID([]byte(c.in))
+		if err != nil || v != c.want {
+			t.Errorf("%s decoded as %#v, %v; want %#v", c.in, v, err, c.want)
+		}
+		if out, err := scalarunion.MarshalRequestID(c.want); err != nil || string(out) != c.in {
+			t.Errorf("%#v encoded as %s, %v", c.want, out, err)
+		}
+	}
+	for _, in := range []string{`1.5`, `true`, `null`, `{}`, `[]`} {
+		if v, err := scalarunion.UnmarshalRequestID([]byte(in)); err == nil {
+			t.Errorf("%s decoded as %#v", in, v)
+		}
+	}
+	if v, err := scalarunion.UnmarshalMaybeID([]byte(`null`)); err != nil || v != (scalarunion.MaybeIDNull{}) {
+		t.Errorf("null decoded as %#v, %v", v, err)
+	}
+	var p scalarunion.Progress
+	if err := wire.Unmarshal([]byte(`{"progressToken":9,"requestId":"r"}`), &p); err != nil {
+		t.Fatal(err)
+	}
+	if p.ProgressToken != scalarunion.RequestIDInteger(9) || p.RequestID != scalarunion.RequestIDString("r") {
+		t.Errorf("decoded as %#v", p)
+	}
+	if v, err := scalarunion.UnmarshalFlag([]byte(`2`)); err != nil || v != scalarunion.FlagNumber(2) {
+		t.Errorf("2 decoded as %#v, %v", v, err)
 	}
 }

@@ -4,7 +4,6 @@
 package marks
 
 import (
-	"encoding/json"
 	"errors"
 	"github.com/agentproto/agentproto/pkg/wire"
 	"regexp"
@@ -152,22 +151,32 @@ type MarkConfigUnitOrExprExprRef = ExprRef
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
 // first) whose required members are all present. Its variants are BlendNull,
-// DatumBoolean, DatumNumber, DatumString, ExprRef, DateTime.
+// PrimitiveValueBoolean, PrimitiveValueNumber, PrimitiveValueString, ExprRef,
+// DateTime.
 type Datum interface {
 	isDatum()
 }
 
-// DatumNull is BlendNull: their schemas ask the same of a value.
-type DatumNull = BlendNull
+// PrimitiveValue has no description in its schema.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// BlendNull, PrimitiveValueBoolean, PrimitiveValueNumber,
+// PrimitiveValueString.
+type PrimitiveValue interface {
+	isPrimitiveValue()
+}
 
-// DatumBoolean has no description in its schema.
-type DatumBoolean bool
+// PrimitiveValueNull is BlendNull: their schemas ask the same of a value.
+type PrimitiveValueNull = BlendNull
 
-// DatumNumber has no description in its schema.
-type DatumNumber float64
+// PrimitiveValueBoolean has no description in its schema.
+type PrimitiveValueBoolean bool
 
-// DatumString has no description in its schema.
-type DatumString string
+// PrimitiveValueNumber has no description in its schema.
+type PrimitiveValueNumber float64
+
+// PrimitiveValueString has no description in its schema.
+type PrimitiveValueString string
 
 // DateTime has no description in its schema.
 type DateTime struct {
@@ -239,9 +248,6 @@ type Symbol string
 //
 // The set is open: values not listed here are valid and kept as they are.
 type SymbolChoice string
-
-// PrimitiveValue has no description in its schema.
-type PrimitiveValue json.RawMessage
 
 // DecodeWire decodes the value from d.
 func (x *MarkConfig) DecodeWire(d *wire.Decoder) error {
@@ -716,6 +722,8 @@ func (BlendNull) isMarkConfigAnchor() {}
 func (BlendNull) isTitleAnchor() {}
 
 func (BlendNull) isDatum() {}
+
+func (BlendNull) isPrimitiveValue() {}
 
 const (
 	BlendStringValueMultiply BlendStringValue = "multiply"
@@ -1672,19 +1680,19 @@ func DecodeDatum(d *wire.Decoder) (Datum, error) {
 		}
 		return BlendNull{}, nil
 	case wire.KindBool:
-		v := new(DatumBoolean)
+		v := new(PrimitiveValueBoolean)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return *v, nil
 	case wire.KindNumber:
-		v := new(DatumNumber)
+		v := new(PrimitiveValueNumber)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return *v, nil
 	case wire.KindString:
-		v := new(DatumString)
+		v := new(PrimitiveValueString)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -1733,11 +1741,11 @@ func EncodeDatum(e *wire.Encoder, v Datum) {
 	switch v := v.(type) {
 	case BlendNull:
 		e.Null()
-	case DatumBoolean:
+	case PrimitiveValueBoolean:
 		v.EncodeWire(e)
-	case DatumNumber:
+	case PrimitiveValueNumber:
 		v.EncodeWire(e)
-	case DatumString:
+	case PrimitiveValueString:
 		v.EncodeWire(e)
 	case *ExprRef:
 		if v == nil {
@@ -1759,11 +1767,11 @@ func EncodeDatum(e *wire.Encoder, v Datum) {
 // CheckDatum records in c every constraint v breaks, under the JSON pointer p.
 func CheckDatum(c *wire.Checker, p string, v Datum) {
 	switch v := v.(type) {
-	case DatumBoolean:
+	case PrimitiveValueBoolean:
 		v.CheckWire(c, p)
-	case DatumNumber:
+	case PrimitiveValueNumber:
 		v.CheckWire(c, p)
-	case DatumString:
+	case PrimitiveValueString:
 		v.CheckWire(c, p)
 	case *ExprRef:
 		if v != nil {
@@ -1801,10 +1809,95 @@ func ValidateDatum(v Datum) error {
 	return c.Err()
 }
 
-func (DatumBoolean) isDatum() {}
+// DecodePrimitiveValue decodes a PrimitiveValue from d.
+func DecodePrimitiveValue(d *wire.Decoder) (PrimitiveValue, error) {
+	switch d.Kind() {
+	case wire.KindNull:
+		if err := d.Skip(); err != nil {
+			return nil, err
+		}
+		return BlendNull{}, nil
+	case wire.KindBool:
+		v := new(PrimitiveValueBoolean)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	case wire.KindNumber:
+		v := new(PrimitiveValueNumber)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	case wire.KindString:
+		v := new(PrimitiveValueString)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	}
+	return nil, d.TypeError("null or boolean or number or string")
+}
+
+// EncodePrimitiveValue encodes v to e; a nil v is null.
+func EncodePrimitiveValue(e *wire.Encoder, v PrimitiveValue) {
+	switch v := v.(type) {
+	case BlendNull:
+		e.Null()
+	case PrimitiveValueBoolean:
+		v.EncodeWire(e)
+	case PrimitiveValueNumber:
+		v.EncodeWire(e)
+	case PrimitiveValueString:
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckPrimitiveValue records in c every constraint v breaks, under the JSON pointer p.
+func CheckPrimitiveValue(c *wire.Checker, p string, v PrimitiveValue) {
+	switch v := v.(type) {
+	case PrimitiveValueBoolean:
+		v.CheckWire(c, p)
+	case PrimitiveValueNumber:
+		v.CheckWire(c, p)
+	case PrimitiveValueString:
+		v.CheckWire(c, p)
+	}
+}
+
+// UnmarshalPrimitiveValue decodes a PrimitiveValue from data, strictly.
+func UnmarshalPrimitiveValue(data []byte) (PrimitiveValue, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodePrimitiveValue(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalPrimitiveValue encodes v.
+func MarshalPrimitiveValue(v PrimitiveValue) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodePrimitiveValue(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidatePrimitiveValue checks v against its schema's constraints and returns every violation.
+func ValidatePrimitiveValue(v PrimitiveValue) error {
+	var c wire.Checker
+	CheckPrimitiveValue(&c, "", v)
+	return c.Err()
+}
+
+func (PrimitiveValueBoolean) isPrimitiveValue() {}
+
+func (PrimitiveValueBoolean) isDatum() {}
 
 // DecodeWire decodes the value from d.
-func (x *DatumBoolean) DecodeWire(d *wire.Decoder) error {
+func (x *PrimitiveValueBoolean) DecodeWire(d *wire.Decoder) error {
 	var v bool
 	{
 		v1, err := d.Bool()
@@ -1813,40 +1906,42 @@ func (x *DatumBoolean) DecodeWire(d *wire.Decoder) error {
 		}
 		v = v1
 	}
-	*x = DatumBoolean(v)
+	*x = PrimitiveValueBoolean(v)
 	return nil
 }
 
 // EncodeWire encodes the value to e.
-func (x *DatumBoolean) EncodeWire(e *wire.Encoder) {
+func (x *PrimitiveValueBoolean) EncodeWire(e *wire.Encoder) {
 	v := bool(*x)
 	e.Bool(v)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *DatumBoolean) CheckWire(c *wire.Checker, p string) {}
+func (x *PrimitiveValueBoolean) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *DatumBoolean) Validate() error {
+func (x *PrimitiveValueBoolean) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *DatumBoolean) UnmarshalJSON(data []byte) error {
+func (x *PrimitiveValueBoolean) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x DatumBoolean) MarshalJSON() ([]byte, error) {
+func (x PrimitiveValueBoolean) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-func (DatumNumber) isDatum() {}
+func (PrimitiveValueNumber) isPrimitiveValue() {}
+
+func (PrimitiveValueNumber) isDatum() {}
 
 // DecodeWire decodes the value from d.
-func (x *DatumNumber) DecodeWire(d *wire.Decoder) error {
+func (x *PrimitiveValueNumber) DecodeWire(d *wire.Decoder) error {
 	var v float64
 	{
 		v1, err := d.Float64()
@@ -1855,40 +1950,42 @@ func (x *DatumNumber) DecodeWire(d *wire.Decoder) error {
 		}
 		v = v1
 	}
-	*x = DatumNumber(v)
+	*x = PrimitiveValueNumber(v)
 	return nil
 }
 
 // EncodeWire encodes the value to e.
-func (x *DatumNumber) EncodeWire(e *wire.Encoder) {
+func (x *PrimitiveValueNumber) EncodeWire(e *wire.Encoder) {
 	v := float64(*x)
 	e.Float64(v)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *DatumNumber) CheckWire(c *wire.Checker, p string) {}
+func (x *PrimitiveValueNumber) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *DatumNumber) Validate() error {
+func (x *PrimitiveValueNumber) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *DatumNumber) UnmarshalJSON(data []byte) error {
+func (x *PrimitiveValueNumber) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x DatumNumber) MarshalJSON() ([]byte, error) {
+func (x PrimitiveValueNumber) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-func (DatumString) isDatum() {}
+func (PrimitiveValueString) isPrimitiveValue() {}
+
+func (PrimitiveValueString) isDatum() {}
 
 // DecodeWire decodes the value from d.
-func (x *DatumString) DecodeWire(d *wire.Decoder) error {
+func (x *PrimitiveValueString) DecodeWire(d *wire.Decoder) error {
 	var v string
 	{
 		v1, err := d.String()
@@ -1897,33 +1994,33 @@ func (x *DatumString) DecodeWire(d *wire.Decoder) error {
 		}
 		v = v1
 	}
-	*x = DatumString(v)
+	*x = PrimitiveValueString(v)
 	return nil
 }
 
 // EncodeWire encodes the value to e.
-func (x *DatumString) EncodeWire(e *wire.Encoder) {
+func (x *PrimitiveValueString) EncodeWire(e *wire.Encoder) {
 	v := string(*x)
 	e.String(v)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *DatumString) CheckWire(c *wire.Checker, p string) {}
+func (x *PrimitiveValueString) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *DatumString) Validate() error {
+func (x *PrimitiveValueString) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *DatumString) UnmarshalJSON(data []byte) error {
+func (x *PrimitiveValueString) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x DatumString) MarshalJSON() ([]byte, error) {
+func (x PrimitiveValueString) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -3023,51 +3120,6 @@ func (x SymbolChoice) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// DecodeWire decodes the value from d.
-func (x *PrimitiveValue) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
-	{
-		v1, err := wire.DecodeRaw(d)
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = PrimitiveValue(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *PrimitiveValue) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *PrimitiveValue) CheckWire(c *wire.Checker, p string) {
-	v := json.RawMessage(*x)
-	if !wire.RawIs(v, "number", "string", "boolean", "null") {
-		c.FailKeyword(p, "type", "wrong type: want number or string or boolean or null")
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *PrimitiveValue) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *PrimitiveValue) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x PrimitiveValue) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
 // Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#", or "…/file.json", for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
 func Lookup(id string) (wire.Codec, bool) {
 	switch id {
@@ -3550,29 +3602,23 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "https://example.test/diff/marks.json#/definitions/PrimitiveValue":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*PrimitiveValue).CheckWire(c, p)
+				u, _ := v.(PrimitiveValue)
+				CheckPrimitiveValue(c, p, u)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(PrimitiveValue)
-				return v, v.DecodeWire(d)
+				return DecodePrimitiveValue(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*PrimitiveValue).EncodeWire(e)
+				u, _ := v.(PrimitiveValue)
+				EncodePrimitiveValue(e, u)
 			},
 			Name: "PrimitiveValue",
 			ValidateValue: func(v any) error {
-				return v.(*PrimitiveValue).Validate()
-			},
-			Verify: func(d *wire.Decoder) bool {
-				var v PrimitiveValue
-				if v.DecodeWire(d) != nil {
-					return false
-				}
 				var c wire.Checker
-				c.Quiet()
-				v.CheckWire(&c, "")
-				return !c.Failed()
+				u, _ := v.(PrimitiveValue)
+				CheckPrimitiveValue(&c, "", u)
+				return c.Err()
 			},
 		}, true
 	case "https://example.test/diff/marks.json#/definitions/RoundShape":
