@@ -2,7 +2,10 @@ package validate
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 
@@ -10,6 +13,7 @@ import (
 
 	"github.com/agentproto/agentproto/internal/jsonscan"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
+	"github.com/agentproto/agentproto/pkg/validate/typed"
 	"github.com/agentproto/agentproto/schema/registry"
 )
 
@@ -240,4 +244,105 @@ func TestReadCostOfArrays(t *testing.T) {
 			t.Errorf("readCost(%q) = %d, want %d", c.line, got, c.cost)
 		}
 	}
+}
+
+// Batches of every shape (entries of the v2 fixtures, scalars, nested and
+// empty arrays, answers with id null), random but repeatable, in v2, v1 and
+// handshake-less traces, through the whole engine as FuzzEngine runs it: no
+// panic, findings well formed and in line order, and the fast path on the
+// pipeline reporting exactly what the general validator on one goroutine
+// does.
+func TestBatchesOfEveryShape(t *testing.T) {
+	general, err := New(Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	general.oracle = true
+	fast, err := New(Options{Workers: 2, Fast: typed.Checker{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pool []string // messages of the v2 fixtures, entries of batches too
+	for _, p := range traceFiles(t, fixturesDir+"/acp/v2") {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			if v, err := jsonscan.Parse([]byte(l), 0); err == nil {
+				if a, ok := v.([]any); ok {
+					for _, el := range a {
+						b, _ := json.Marshal(el)
+						pool = append(pool, string(b))
+					}
+					continue
+				}
+			}
+			pool = append(pool, l)
+		}
+	}
+	if len(pool) < 50 {
+		t.Fatalf("only %d messages to build batches of", len(pool))
+	}
+	odd := []string{`1`, `"x"`, `null`, `true`, `{}`, `[]`, `[[]]`, `{"jsonrpc":"2.0"}`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}`,
+		`{"jsonrpc":"2.0","id":null,"result":{}}`, `{"jsonrpc":"2.0","id":1.5,"method":"session/list","params":{}}`, `{"jsonrpc":"2.0","id":7,"result":{"sessions":[]}}`}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var entry func(depth int) string
+	entry = func(depth int) string {
+		switch n := rng.IntN(10); {
+		case n < 6:
+			return pool[rng.IntN(len(pool))]
+		case n < 9 || depth > 3:
+			return odd[rng.IntN(len(odd))]
+		default:
+			return batchOf(rng.IntN(4), func() string { return entry(depth + 1) })
+		}
+	}
+	inits := []string{
+		`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2,"info":{"name":"e","version":"1"},"capabilities":{}}}` + "\n" +
+			`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":2,"info":{"name":"a","version":"1"},"capabilities":{"session":{}}}}`,
+		`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}`,
+		``,
+	}
+	for i := range 300 {
+		var sb strings.Builder
+		if in := inits[i%len(inits)]; in != "" {
+			sb.WriteString(in + "\n")
+		}
+		for range 1 + rng.IntN(8) {
+			if rng.IntN(3) == 0 {
+				sb.WriteString(entry(0))
+			} else {
+				sb.WriteString(batchOf(rng.IntN(6), func() string { return entry(0) }))
+			}
+			sb.WriteByte('\n')
+		}
+		trace := sb.String()
+		var a []Finding
+		prev := 0
+		_, err := general.Check(context.Background(), "shape", strings.NewReader(trace), FileOptions{}, func(f Finding) {
+			a = append(a, f)
+			if f.Line < prev || !KnownRule(f.Rule) || f.Message == "" || f.Pointer != "" && f.Pointer[0] != '/' {
+				t.Errorf("trace %d: malformed or out of order: %s", i, f)
+			}
+			prev = f.Line
+		})
+		if err != nil {
+			t.Fatalf("trace %d: %v", i, err)
+		}
+		var b []Finding
+		fast.Check(context.Background(), "shape", strings.NewReader(trace), FileOptions{}, func(f Finding) { b = append(b, f) })
+		if d := cmp.Diff(a, b); d != "" {
+			t.Fatalf("trace %d: the fast path changes the findings (-general +fast):\n%s\ntrace:\n%s", i, d, trace)
+		}
+	}
+}
+
+// batchOf is a JSON array of n values that next makes.
+func batchOf(n int, next func() string) string {
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = next()
+	}
+	return "[" + strings.Join(parts, ",") + "]"
 }

@@ -169,16 +169,20 @@ func (s *state) unanswered(lastLine int) []finding.Finding {
 	}
 	var out []finding.Finding
 	type open struct {
-		line      int
-		name, dir string
+		line           int
+		name, dir, key string
 	}
 	var reqs []open
 	for _, k := range s.pending.Keys() {
 		if r, _ := s.pending.Get(k); r != nil && r.dir != "" {
-			reqs = append(reqs, open{r.line, r.name, r.dir})
+			reqs = append(reqs, open{r.line, r.name, r.dir, k})
 		}
 	}
-	sort.Slice(reqs, func(i, j int) bool { return reqs[i].line < reqs[j].line })
+	// By line, and the requests of one batch by their keys: the same
+	// order on every run.
+	sort.Slice(reqs, func(i, j int) bool {
+		return reqs[i].line < reqs[j].line || reqs[i].line == reqs[j].line && reqs[i].key < reqs[j].key
+	})
 	for i, r := range reqs {
 		if i == 8 {
 			out = append(out, finding.Finding{Line: lastLine, Severity: finding.Warning, Rule: RuleUnansweredRequest, Requirement: reqAnswerOnce,
