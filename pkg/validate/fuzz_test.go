@@ -25,7 +25,7 @@ import (
 //	go test ./pkg/validate -run '^$' -fuzz FuzzEngine -fuzztime 5m
 func FuzzEngine(f *testing.F) {
 	// Seeds: the first lines of a few fixtures of each protocol.
-	for _, glob := range []string{"acp/invalid/*.jsonl", "acp/valid/0[1-3]*.jsonl", "arcp/*/valid/*.jsonl", "arcp/*/invalid/*.jsonl", "arcan/invalid/*", "arcan/valid/tool-run.*", "misc/*.jsonl"} {
+	for _, glob := range []string{"acp/invalid/*.jsonl", "acp/valid/0[1-3]*.jsonl", "acp/v2/*/*.jsonl", "arcp/*/valid/*.jsonl", "arcp/*/invalid/*.jsonl", "arcan/invalid/*", "arcan/valid/tool-run.*", "misc/*.jsonl"} {
 		files, _ := filepath.Glob(filepath.Join(fixturesDir, glob))
 		for _, p := range files {
 			if strings.HasSuffix(p, ".expect") || strings.HasSuffix(p, ".dir") {
