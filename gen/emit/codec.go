@@ -137,10 +137,15 @@ func (g *gen) decodeField(f *model.Field, wrap wrapFn) []jen.Code {
 				jen.If(jen.Id("v").Op("!=").Lit(s)).Block(g.constFailed(f, wrap)...),
 			}
 		}
+		differs := jen.String().Parens(jen.Id("v")).Op("!=").Lit(f.Const)
+		if _, err := strconv.ParseInt(f.Const, 10, 64); err == nil {
+			// An integer const holds for any form of its value (-32601.0).
+			differs = jen.Op("!").Add(wire("SameInt")).Call(jen.Id("v"), jen.Lit(f.Const))
+		}
 		return []jen.Code{
 			jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("d").Dot("Raw").Call(),
 			retErr(wrap),
-			jen.If(jen.String().Parens(jen.Id("v")).Op("!=").Lit(f.Const)).Block(wrap.fail(wire("ConstError").Call(jen.Id("d").Dot("Offset").Call(), jen.Lit(f.Const)))...),
+			jen.If(differs).Block(wrap.fail(wire("ConstError").Call(jen.Id("d").Dot("Offset").Call(), jen.Lit(f.Const)))...),
 		}
 	case model.Value, model.Nilable:
 		inner := wrap

@@ -50,3 +50,20 @@ func TestIntText(t *testing.T) {
 		}
 	}
 }
+
+// TestSameInt: a number read as it was written has an integer's value in
+// any of JSON's forms for it, and no other.
+func TestSameInt(t *testing.T) {
+	for _, c := range []struct {
+		raw, want string
+		same      bool
+	}{
+		{"-32601", "-32601", true}, {"-32601.0", "-32601", true}, {"-3.2601e4", "-32601", true},
+		{"-0", "0", true}, {"0.0", "0", true}, {"-32601.5", "-32601", false}, {"-32600", "-32601", false},
+		{`"-32601"`, "-32601", false}, {"null", "0", false}, {"", "0", false},
+	} {
+		if got := SameInt([]byte(c.raw), c.want); got != c.same {
+			t.Errorf("SameInt(%s, %s) = %v", c.raw, c.want, got)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"encoding/json"
+	"math/big"
 	"strconv"
 	"strings"
 )
@@ -149,6 +150,23 @@ func (d *Decoder) PeekIntTag(tag string) (string, bool, error) {
 			return "", false, err
 		}
 	}
+}
+
+// SameInt reports whether raw, a JSON number as read, has the integral
+// value of want, an integer's decimal text: -32601.0 and -3.2601e4 are
+// -32601, as JSON Schema's const compares numbers.
+func SameInt(raw []byte, want string) bool {
+	if string(raw) == want {
+		return true
+	}
+	if len(raw) == 0 || len(raw) > 64 || (raw[0] != '-' && (raw[0] < '0' || raw[0] > '9')) {
+		return false
+	}
+	r, ok := new(big.Rat).SetString(string(raw))
+	if !ok || !r.IsInt() {
+		return false
+	}
+	return r.Num().String() == want
 }
 
 // PeekKeys reports which of keys (at most 64) the object at the read

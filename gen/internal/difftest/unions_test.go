@@ -129,7 +129,8 @@ func TestMembersBesideOneOf(t *testing.T) {
 
 // TestIntegerTags: a union whose variants fix an integer member (A2A's
 // errors, told apart by a const JSON-RPC code) is tagged by it: the code
-// decides the variant, the tag is written back as it was, and a code no
+// decides the variant, whatever the form of the number (-32601.0 is
+// -32601, as for const), the tag is written back, and a code no
 // variant lists is the Unknown variant, which Validate reports with the
 // listed codes.
 func TestIntegerTags(t *testing.T) {
@@ -140,6 +141,7 @@ func TestIntegerTags(t *testing.T) {
 	}{
 		{`{"code":-32700,"message":"Parse error"}`, reflect.TypeFor[*codes.ParseError](), ""},
 		{`{"message":"Method not found","code":-32601}`, reflect.TypeFor[*codes.MethodNotFound](), `{"code":-32601,"message":"Method not found"}`},
+		{`{"code":-32601.0,"message":"m"}`, reflect.TypeFor[*codes.MethodNotFound](), `{"code":-32601,"message":"m"}`},
 		{`{"code":-32001,"message":"Task not found"}`, reflect.TypeFor[*codes.TaskNotFound](), ""},
 		{`{"code":-32800,"message":"Cancelled"}`, reflect.TypeFor[*codes.Cancelled](), ""},
 		{`{"code":-32099,"message":"Other"}`, reflect.TypeFor[*codes.UnknownRPCError](), ""},

@@ -247,7 +247,7 @@ func (x *ParseError) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			if string(v) != "-32700" {
+			if !wire.SameInt(v, "-32700") {
 				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "-32700"), "code"), start, 0); err != nil {
 					return err
 				}
@@ -385,7 +385,7 @@ func (x *MethodNotFound) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			if string(v) != "-32601" {
+			if !wire.SameInt(v, "-32601") {
 				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "-32601"), "code"), start, 0); err != nil {
 					return err
 				}
@@ -523,7 +523,7 @@ func (x *TaskNotFound) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			if string(v) != "-32001" {
+			if !wire.SameInt(v, "-32001") {
 				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "-32001"), "code"), start, 0); err != nil {
 					return err
 				}
@@ -642,7 +642,7 @@ func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			if string(v) != "-32800" {
+			if !wire.SameInt(v, "-32800") {
 				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "-32800"), "code"), start, 0); err != nil {
 					return err
 				}

@@ -96,7 +96,7 @@ func (x *Config) DecodeWire(d *wire.Decoder) error {
 				}
 				continue
 			}
-			if string(v) != "2" {
+			if !wire.SameInt(v, "2") {
 				if err := d.Recover(wire.At(wire.ConstError(d.Offset(), "2"), "version"), start, 0); err != nil {
 					return err
 				}
