@@ -40,12 +40,12 @@ const RequirementsFile = "requirements.json"
 // (see package schema/registry's History).
 const HistoryFile = "history.json"
 
-// isData reports whether a .json file in Files is data rather than a
-// source schema: the dispatch tables, the requirement catalogues, ACP's
+// IsData reports whether a .json file in Files, by its base name, is data
+// rather than a source schema: the dispatch tables, the requirement catalogues, ACP's
 // history tables and their notes, ARCP's table of dialect deviations, and
 // the generated single-file bundles (*.bundle.json), which repeat the
 // source schemas for other languages.
-func isData(base string) bool {
+func IsData(base string) bool {
 	return base == DispatchTable || base == RequirementsFile || base == VersionsFile || base == HistoryFile || base == "history-notes.json" || base == "deviations.json" || strings.HasSuffix(base, ".bundle.json")
 }
 
@@ -57,7 +57,7 @@ func Paths(dir string) ([]string, error) {
 		if err != nil {
 			return err
 		}
-		if !d.IsDir() && path.Ext(p) == ".json" && !isData(path.Base(p)) {
+		if !d.IsDir() && path.Ext(p) == ".json" && !IsData(path.Base(p)) {
 			out = append(out, p)
 		}
 		return nil

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"io/fs"
 	"path"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -36,7 +35,7 @@ func roundTripExamples(t *testing.T, dir string, lookup func(string) (wire.Codec
 	}
 	n := 0
 	for _, f := range files {
-		if path.Base(f) == "dispatch.json" || path.Base(f) == schema.RequirementsFile || path.Base(f) == "common.json" || strings.HasSuffix(f, ".bundle.json") {
+		if schema.IsData(path.Base(f)) || path.Base(f) == "common.json" {
 			continue
 		}
 		data, _ := schema.Files.ReadFile(f)
