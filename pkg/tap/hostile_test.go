@@ -277,10 +277,11 @@ func TestWSRelayHoldsFramesWithinItsBudget(t *testing.T) {
 	}
 	// The frames themselves are 32 MiB; the relay may allocate its
 	// budget and its read buffers, and the test's server and clients
-	// allocate theirs (between 50 and 94 MiB in all, by how the frames
-	// interleave), not every frame several times over: that took about
-	// 200 MiB.
-	const bound = maxHeld + 80<<20
+	// allocate theirs (between 50 and 94 MiB in all on a quiet machine,
+	// by how the frames interleave, and up to 136 MiB with the budget
+	// seen once on a loaded one), not every frame several times over:
+	// that took about 200 MiB beyond the budget.
+	const bound = maxHeld + 120<<20
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > bound {
 		t.Errorf("relaying %d frames of %d MiB allocated %d MiB, want at most %d MiB", clients, frame>>20, alloc>>20, bound>>20)
 	}
