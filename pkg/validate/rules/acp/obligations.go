@@ -2,8 +2,8 @@ package acp
 
 // Obligations that follow a message over its lifetime, each read from an
 // effect of the method tables: a request's id, a request cancelled by its
-// sender, a file a write may create, a list's
-// cursors and a session's terminals.
+// sender, a file a write may create, a list's cursors, a session's
+// terminals, the content every agent accepts and URL-mode elicitations.
 
 import (
 	"net"
@@ -36,8 +36,9 @@ const (
 	codeResourceNotFound = -32002
 )
 
-// maxCursors bounds the cursors remembered per connection, and
-// maxTerminals the unreleased terminals per session.
+// maxCursors bounds the cursors remembered per connection, maxTerminals
+// the unreleased terminals per session and maxElicitations the open
+// elicitations per connection.
 const (
 	maxCursors      = 256
 	maxTerminals    = 64
