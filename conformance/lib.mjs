@@ -22,7 +22,7 @@ export const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
 export const DEFAULT_ROOT = fileURLToPath(new URL("../schema/", import.meta.url));
 
 // Base names of the .json files that are data, not schemas.
-const DATA_FILES = new Set(["dispatch.json", "deviations.json", "requirements.json", "versions.json"]);
+const DATA_FILES = new Set(["dispatch.json", "deviations.json", "requirements.json", "versions.json", "history.json", "history-notes.json"]);
 
 /**
  * The symbol under which parseJSON records, on an object or array, the
