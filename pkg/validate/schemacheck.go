@@ -498,17 +498,18 @@ func (r *fileRun) elsewhere(ms protocol.Miss) explain.Defined {
 //     member it defines says which one was meant).
 func (r *fileRun) undefined(it *item, sch *protocol.Schema, ck protocol.Check) {
 	v := valueOf(&it.m, ck)
+	misses := sch.Undefined(v)
 	var wide map[string]bool // the members the wider schema defines too
-	if ck.Alt != nil && sch != ck.Alt {
+	if ck.Alt != nil && sch != ck.Alt && len(misses) > 0 {
 		wide = map[string]bool{}
-		for _, ms := range sch.Undefined(v) {
+		for _, ms := range misses {
 			wide[protocol.Pointer(ms.Loc)] = true
 		}
 		for _, ms := range ck.Alt.Undefined(v) {
 			delete(wide, protocol.Pointer(ms.Loc))
 		}
 	}
-	for _, ms := range sch.Undefined(v) {
+	for _, ms := range misses {
 		loc := append(append([]string(nil), ck.Loc...), ms.Loc...)
 		ptr := protocol.Pointer(loc)
 		key := protocol.Quote(ms.Key)
@@ -601,12 +602,7 @@ func (r *fileRun) baseTitle(v *registry.Version) string {
 	if v == nil {
 		return "the protocol"
 	}
-	if v.Extends != "" {
-		if b := r.e.reg.Lookup(v.Protocol, v.Extends); b != nil {
-			return b.Title
-		}
-	}
-	return v.Title
+	return r.e.reg.Base(v).Title
 }
 
 // maxToken is the longest pointer token a finding repeats: input keys can

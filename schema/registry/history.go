@@ -158,11 +158,7 @@ func (r *Registry) History(v *Version) (*History, error) {
 	if v == nil {
 		return nil, nil
 	}
-	if v.Extends != "" {
-		if base := r.Lookup(v.Protocol, v.Extends); base != nil {
-			v = base
-		}
-	}
+	v = r.Base(v)
 	r.hist.mu.Lock()
 	defer r.hist.mu.Unlock()
 	if e := r.hist.m[v.Folder]; e != nil {
@@ -174,6 +170,18 @@ func (r *Registry) History(v *Version) (*History, error) {
 	}
 	r.hist.m[v.Folder] = &historyEntry{h, err}
 	return h, err
+}
+
+// Base returns the version v extends (v1 for v1-unstable), or v itself:
+// the releases of a history, and the title that names them, are the
+// base's.
+func (r *Registry) Base(v *Version) *Version {
+	if v != nil && v.Extends != "" {
+		if base := r.Lookup(v.Protocol, v.Extends); base != nil {
+			return base
+		}
+	}
+	return v
 }
 
 // readHistory reads folder's history.json; a folder without one has none.

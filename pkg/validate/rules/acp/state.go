@@ -608,14 +608,7 @@ func (s *state) retired(name string) *registry.HistoryMethod {
 
 // baseTitle is the title of the version, or of the version it extends:
 // the releases of the history are the protocol's, unstable schema and all.
-func (s *state) baseTitle() string {
-	if s.t.v.Extends != "" {
-		if b := s.reg.Lookup(s.t.v.Protocol, s.t.v.Extends); b != nil {
-			return b.Title
-		}
-	}
-	return s.t.v.Title
-}
+func (s *state) baseTitle() string { return s.reg.Base(s.t.v).Title }
 
 // initRow is the row a method sent too early breaks: its own (effect
 // InitRow), else the handshake's. The method's own row is in play
