@@ -17,10 +17,14 @@ import (
 )
 
 type acpDispatch struct {
-	Protocol string         `json:"protocol"`
-	Version  string         `json:"version"`
-	Envelope string         `json:"envelope"`
-	Methods  []acpDispEntry `json:"methods"`
+	Protocol string `json:"protocol"`
+	Version  string `json:"version"`
+	Envelope string `json:"envelope"`
+	// Where messages keep W3C trace context and each side its
+	// capabilities: read by the validator, not checked here.
+	Trace        json.RawMessage `json:"trace"`
+	Capabilities json.RawMessage `json:"capabilities"`
+	Methods      []acpDispEntry  `json:"methods"`
 }
 
 type acpDispEntry struct {

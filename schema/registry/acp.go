@@ -14,9 +14,15 @@ type ACPTable struct {
 	Version  string `json:"version"`
 	// Envelope is the file whose $defs Request, Notification and Response
 	// are the JSON-RPC envelopes.
-	Envelope string       `json:"envelope"`
-	Methods  []*ACPMethod `json:"methods"`
-	Records  []*ACPRecord `json:"records"`
+	Envelope string `json:"envelope"`
+	// Trace says where every message keeps W3C Trace Context, whose
+	// members of _meta are reserved for it.
+	Trace *ACPTrace `json:"trace"`
+	// Capabilities says, by side, where the initialize params (client)
+	// or result (agent) keep that side's capabilities.
+	Capabilities map[string]string `json:"capabilities"`
+	Methods      []*ACPMethod      `json:"methods"`
+	Records      []*ACPRecord      `json:"records"`
 }
 
 // Kinds and handlers of ACP methods.
@@ -183,6 +189,95 @@ type ACPEffects struct {
 	// releases (Releases, in the params): a session is not closed while
 	// one of its terminals is unreleased.
 	Terminal *ACPTerminal `json:"terminal"`
+	// Expects are members that the spec's text asks for where the schema
+	// leaves them optional (session/resume's mcpServers, the initialize
+	// info and capabilities): a message without one breaks the row named,
+	// an error where the row is a MUST and a warning where it is a SHOULD.
+	Expects []ACPExpected `json:"expects"`
+	// MustAccept are what a request may carry that every agent supports
+	// (a stdio MCP server): an error answer whose message names it (all
+	// of Words) refuses what may not be refused.
+	MustAccept []ACPMustAccept `json:"must_accept"`
+	// SetUp points to a session id that must have been set up on this
+	// connection (created, loaded or resumed), not only heard of (listed).
+	SetUp string `json:"set_up"`
+	// SetsUp point, in a successful answer, to sessions it set up on this
+	// connection beside those it creates or adopts (a fork's copy).
+	SetsUp []string `json:"sets_up"`
+	// Roots point, in a request that sets up a session, to the session's
+	// root directories; WithinRoots to paths that a request keeps inside
+	// the roots of its session.
+	Roots       []string `json:"roots"`
+	WithinRoots []string `json:"within_roots"`
+	// Modes says where an answer gives a session's modes and its config
+	// options, and which option mirrors the modes.
+	Modes *ACPModes `json:"modes"`
+	// ConfigSupersedes marks a request of the older modes API
+	// (session/set_mode), at the session it names: where that session
+	// offers config options, the client uses them instead.
+	ConfigSupersedes string `json:"config_supersedes"`
+	// Work marks a request that starts work for its session's turn (a
+	// file read or write, a terminal's command, a permission asked): a
+	// turn the client cancelled starts none.
+	Work bool `json:"work"`
+	// Form is a form-mode elicitation: what it asks for, and the answer
+	// that accepts it with the user's values.
+	Form *ACPForm `json:"form"`
+}
+
+// ACPExpected is a member the spec's text asks for: At (in the params or
+// the result) and the Requirement a message without it breaks.
+type ACPExpected struct {
+	At          string `json:"at"`
+	Requirement string `json:"requirement"`
+}
+
+// ACPMustAccept is what every agent accepts in a request: the elements at
+// At without the member Unless (or with it set to Is), described as What;
+// an error answer whose message (or string data) has every one of Words,
+// case folded, refuses one, which breaks Requirement.
+type ACPMustAccept struct {
+	At          string   `json:"at"`
+	Unless      string   `json:"unless"`
+	Is          string   `json:"is"`
+	What        string   `json:"what"`
+	Words       []string `json:"words"`
+	Requirement string   `json:"requirement"`
+}
+
+// ACPModes says where an answer gives a session's modes (Modes, with the
+// current one at Current inside it) and its config options (Options, each
+// with its category at Category and its value at Value); the option of
+// category Mirror mirrors the modes.
+type ACPModes struct {
+	Modes    string `json:"modes"`
+	Current  string `json:"current"`
+	Options  string `json:"options"`
+	Category string `json:"category"`
+	Value    string `json:"value"`
+	Mirror   string `json:"mirror"`
+}
+
+// ACPForm is a form-mode elicitation (when the conditions When hold): its
+// Message and the Schema of what it asks (its properties the fields); an
+// answer whose Action is Accept gives the values at Content.
+// URLCapability is the client capability of URL-mode elicitations, where
+// the agent asks for what a form may not.
+type ACPForm struct {
+	When          map[string]string `json:"when"`
+	Message       string            `json:"message"`
+	Schema        string            `json:"schema"`
+	Action        string            `json:"action"`
+	Accept        string            `json:"accept"`
+	Content       string            `json:"content"`
+	URLCapability string            `json:"url_capability"`
+}
+
+// ACPTrace is where a message keeps W3C Trace Context: the _meta objects
+// At (params' and result's), whose members Keys are reserved for it.
+type ACPTrace struct {
+	At   []string `json:"at"`
+	Keys []string `json:"keys"`
 }
 
 // ACPCursor is a paged request's cursor (Sent, in the params) and the
@@ -207,6 +302,9 @@ type ACPElicitation struct {
 type ACPTerminal struct {
 	Creates  string `json:"creates"`
 	Releases string `json:"releases"`
+	// Kills points to the id of a terminal whose command the request
+	// kills: the terminal stays, and is still released.
+	Kills string `json:"kills"`
 }
 
 // ACPOpenValue is an open set of values at At (a "*" token for every
@@ -322,6 +420,14 @@ type ACPToolCallEffect struct {
 	Creates string `json:"creates"`
 	// Updates points to a tool call id that must exist already.
 	Updates string `json:"updates"`
+	// Status points to the tool call's status, which is Default when
+	// absent from a creation; Running is the status of a running call,
+	// and Ran those only a call that ran reaches (completed), which are
+	// reported after Running.
+	Status  string   `json:"status"`
+	Default string   `json:"default"`
+	Running string   `json:"running"`
+	Ran     []string `json:"ran"`
 }
 
 // ACPSessionEffect introduces a session named in a message.
