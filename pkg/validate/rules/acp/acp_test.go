@@ -11,8 +11,8 @@ import (
 )
 
 const (
-	initV1  = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}`
-	initV1R = `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{}}}`
+	initV1  = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{},"clientInfo":{"name":"ed","version":"1"}}}`
+	initV1R = `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"ag","version":"1"},"agentCapabilities":{}}}`
 )
 
 func check(t *testing.T, opts validate.Options, lines ...string) ([]validate.Finding, validate.Summary) {
@@ -69,7 +69,7 @@ func TestVersionFromInitialize(t *testing.T) {
 	// A client proposes v2, the agent answers v1: the connection speaks v1.
 	got, sum := check(t, validate.Options{},
 		`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2,"info":{"name":"ed","version":"1"},"capabilities":{}}}`,
-		`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{}}}`,
+		`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"ag","version":"1"},"agentCapabilities":{}}}`,
 		`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}`,
 		`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`)
 	if d := sum.Detected[0]; d.Dialect != "v1" || !strings.Contains(d.Note, "response protocolVersion 1, line 2") {
@@ -129,12 +129,19 @@ func TestExtensionMethodMayCreateSessions(t *testing.T) {
 }
 
 // A request about a session the agent does not know, answered with an
-// error, is not the sender's fault.
+// error, is not the sender's fault; but a prompt is only ever for a
+// session this connection set up.
 func TestRefusedRequestIsNotAnError(t *testing.T) {
 	got, _ := check(t, validate.Options{}, initV1, initV1R,
-		`{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"sessionId":"nope","prompt":[]}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"session/set_mode","params":{"sessionId":"nope","modeId":"ask"}}`,
 		`{"jsonrpc":"2.0","id":1,"error":{"code":-32002,"message":"Resource not found"}}`)
 	if len(got) != 0 {
 		t.Errorf("got %s", rules(got))
+	}
+	got, _ = check(t, validate.Options{}, initV1, initV1R,
+		`{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"sessionId":"nope","prompt":[]}}`,
+		`{"jsonrpc":"2.0","id":1,"error":{"code":-32002,"message":"Resource not found"}}`)
+	if rules(got) != "3 error session-setup /params/sessionId" {
+		t.Errorf("prompt: got %s", rules(got))
 	}
 }

@@ -132,6 +132,7 @@ func (s *state) response(m *protocol.Message, idAt int) {
 		}
 		if hasResult && s.stateful() {
 			s.answeredUnknown(m, req)
+			s.customAnswered(m, req)
 		}
 		if hasResult {
 			// What an extension method (or one this version does not
@@ -167,6 +168,7 @@ func (s *state) response(m *protocol.Message, idAt int) {
 				// One cause: the body is another version's, said
 				// once, rather than each of its members.
 				ck.Skip = func([]string) bool { return true }
+				s.otherBody = true
 				m.Breach(reqAgreeVersion, finding.Error, RuleVersion, "/result", "the agent answered protocolVersion %d, so this connection speaks %s, but the rest of its answer is %s's initialize result (it fails %s's and passes %s's): once initialize settles a version, both sides follow that version's specification. An agent that supports version %d answers with that version's initialize result; one that does not answers the latest version it supports (%d), and the client decides whether to go on",
 					s.t.v.WireVersion, s.t.v.Title, other.Title, s.t.v.Title, other.Title, s.t.v.WireVersion, other.WireVersion)
 			}
@@ -178,6 +180,7 @@ func (s *state) response(m *protocol.Message, idAt int) {
 	}
 	s.answeredEffects(m, req)
 	s.answeredBehaviour(m, req)
+	s.conductAnswer(m, req)
 	if req.eff.Effects.Initializes {
 		s.initAnswered = true
 	}
@@ -190,7 +193,8 @@ func (s *state) adoptStrings(v any, depth int) int {
 	switch v := v.(type) {
 	case string:
 		if len(v) <= 256 {
-			s.known(v)
+			// Made by this connection's extension: set up here.
+			s.known(v).setUp = true
 			n++
 		}
 	case map[string]any:
@@ -285,7 +289,7 @@ func (s *state) answeredEffects(m *protocol.Message, req *request) {
 			if _, known := s.sessions.Get(sid); known {
 				m.Breach(reqUniqueSession, finding.Error, RuleDuplicateSession, p, "session id %s is already in use in this trace: each new session gets an id of its own", protocol.Quote(sid))
 			}
-			s.sessions.Put(sid, &session{fresh: true, toolCalls: protocol.NewRecent[bool](maxToolCalls)})
+			s.sessions.Put(sid, &session{fresh: true, setUp: true, toolCalls: protocol.NewRecent[uint8](maxToolCalls)})
 		}
 	}
 	for _, p := range ef.IntroducesSessions {

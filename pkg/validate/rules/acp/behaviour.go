@@ -609,6 +609,7 @@ func (s *state) answeredError(m *protocol.Message, req *request) {
 	s.cancelledAnswer(m, req, code, hasCode)
 	s.createsFile(m, req, code, hasCode)
 	s.refusedBaseline(m, req, code, hasCode)
+	s.refusedMustAccept(m, req)
 	if req.m == nil {
 		// A method the version does not define: unless it is an
 		// extension the receiver may implement, "method not found".

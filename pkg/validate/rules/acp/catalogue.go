@@ -100,6 +100,14 @@ var restated = map[string][]string{
 	reqCwdAbsolute:             {reqPathsAbsolute},
 	reqAdditionalAbsolute:      {reqPathsAbsolute},
 	reqSchema:                  {"acp.jsonrpc.version", "acp.jsonrpc.result-or-error", "acp.jsonrpc.request-id-integer"},
+	reqAuthNoTerminal:          {reqTerminalNoAuth},
+	reqNoNotifAnswer:           {reqIgnoreUnknown},
+	reqPreferConfig:            {reqUseConfig},
+	reqContentConforms:         {reqClientValidate},
+	reqSensitiveURL:            {reqFormNoSecrets},
+	reqNoFormFallback:          {reqFormNoSecrets},
+	"acp.init.client-info":     {"acp.init.implementation-info"},
+	"acp.init.agent-info":      {"acp.init.implementation-info"},
 }
 
 // withRestated returns ids and the rows that restate them.
@@ -198,7 +206,7 @@ func RuleDocs() []protocol.RuleDoc {
 		{Name: RuleVersion, Summary: "initialize answered with version 1's number and another version's body", Requirements: []string{reqAgreeVersion}, Versions: effectVersions},
 		{Name: RuleUnknownMethod, Summary: "a method only an older version has (one v2 removed) on a connection that negotiated v2", Requirements: []string{reqAgreeVersion}, Versions: stateVersions},
 		{Name: RuleDuplicateSession, Summary: "a new session whose id is already in use", Requirements: []string{reqUniqueSession}},
-		{Name: RuleNotificationAnswer, Summary: "a response with a null id where no message was unreadable: it answers a notification or nothing", Requirements: []string{reqNullID, reqNoNotifAnswer}},
+		{Name: RuleNotificationAnswer, Summary: "a response with a null id where no message was unreadable: it answers a notification or nothing", Requirements: withRestated(reqNullID, reqNoNotifAnswer)},
 		// In v2 an answer to a notification inside a batch is one too.
 		{Name: RuleNotificationAnswer, Summary: "a response with a null id where no message was unreadable: it answers a notification (alone or inside a batch) or nothing", Requirements: []string{reqNoNotifAnswer, reqBatchNoNotifResponse}, Versions: stateVersions},
 		{Name: RuleBatch, Summary: "a JSON-RPC batch that breaks the batch rules: an empty batch, an empty array answering notifications, an array answering an empty batch; and, as warnings, a lifecycle-sensitive message inside a batch, answers to a batch's requests on lines of their own, an array of answers that lacks a request's answer or an invalid entry's error", Requirements: []string{reqBatchNonEmpty, reqBatchNoEmptyResponse, reqBatchEmptySingle, reqBatchNoLifecycle, reqBatchResponseArray, reqBatchAnswerEach, reqBatchInvalidEntry}, Versions: stateVersions},
@@ -211,10 +219,21 @@ func RuleDocs() []protocol.RuleDoc {
 		{Name: RuleRequestID, Summary: "a request whose id is null", Requirements: []string{reqRequestIDNotNull}, Versions: effectVersions},
 		{Name: RuleCancellation, Summary: "a request cancelled with $/cancel_request answered with an error other than -32800", Requirements: []string{reqCancelRequestAnswer}},
 		{Name: RuleFileSystem, Summary: "a write to a file that does not exist yet answered \"resource not found\"", Requirements: []string{reqWriteCreates}, Versions: effectVersions},
-		{Name: RuleListCursor, Summary: "a list cursor that no answer on the connection gave", Requirements: []string{reqOpaqueCursor}},
+		{Name: RuleListCursor, Summary: "a list cursor that no answer on the connection gave", Requirements: []string{reqOpaqueCursor, reqEndOnMissingCursor}},
 		{Name: RuleBaselineContent, Summary: "a prompt of only the content every agent accepts (text, resource_link) refused as invalid params", Requirements: []string{reqBaselineContent, reqTextSupported}, Versions: effectVersions},
 		{Name: RuleElicitation, Summary: "a URL-mode elicitation whose id is reused while open, a completion of none open, or a URL that is not https", Requirements: []string{reqElicitationUnique, reqElicitationSameConn, reqElicitationSameID, reqElicitationHTTPS}},
-		{Name: RuleTerminalLifecycle, Summary: "a session closed while a terminal the agent created for it is unreleased", Requirements: []string{reqTerminalRelease}, Versions: effectVersions},
+		{Name: RuleTerminalLifecycle, Summary: "a session closed while a terminal the agent created for it is unreleased, killed or not", Requirements: []string{reqTerminalRelease, reqReleaseAfterKill}, Versions: effectVersions},
+		{Name: RuleElicitation, Summary: "a form-mode elicitation that seems to ask for a secret or shows a link, an elicitation URL that carries a credential, or a form accepted with values that do not fit it (warnings: each is judged)", Requirements: withRestated(reqSensitiveURL, reqNoFormFallback, reqFormNoURLs, reqURLNoSecrets, reqContentConforms), Versions: effectVersions},
+		{Name: RuleExpectedMember, Summary: "a member the spec's text asks for where the schema leaves it optional: session/resume's mcpServers, and (warnings) the initialize info and capabilities", Requirements: withRestated("acp.session.resume-params", "acp.init.client-info", "acp.init.agent-info", "acp.init.client-declare-capabilities", "acp.init.agent-declare-capabilities"), Versions: effectVersions},
+		{Name: RuleSessionSetup, Summary: "a prompt for a session this connection did not set up, or a session request refused for the stdio MCP server every agent supports", Requirements: []string{reqAfterSetup, "acp.mcp.stdio-supported"}, Versions: effectVersions},
+		{Name: RuleRoots, Summary: "a file-system request for a path outside its session's roots (a warning)", Requirements: []string{reqRootBoundary}, Versions: effectVersions},
+		{Name: RuleToolProgress, Summary: "a tool call reported completed without having been reported in progress (a warning)", Requirements: []string{reqReportInProgress}, Versions: effectVersions},
+		{Name: RuleCancellation, Summary: "a new tool call, file-system or terminal request or permission request after the client cancelled the turn (a warning)", Requirements: []string{reqCancelStopTools}, Versions: effectVersions},
+		{Name: RuleModes, Summary: "modes and config options not offered both ways or out of step, or session/set_mode used on a session that offers config options (warnings)", Requirements: withRestated(reqSendBoth, reqModesInSync, reqPreferConfig), Versions: effectVersions},
+		{Name: RuleTraceContext, Summary: "a _meta traceparent, tracestate or baggage that is not W3C Trace Context (a warning)", Requirements: []string{reqTraceKeys}},
+		{Name: RuleExtensions, Summary: "a custom method served by a side whose capabilities advertise no extension in _meta (a warning)", Requirements: []string{reqAdvertiseCustom}},
+		{Name: RuleUnsupported, Summary: "a client that goes on after the agent answered a protocol version it does not implement (a warning)", Requirements: []string{reqClientClose}},
+		{Name: finding.RuleCustomMember, Summary: "a member beside the defined capabilities, where support for an extension is announced in the capability object's _meta", Requirements: []string{reqAdvertiseInMeta}, Versions: effectVersions},
 		{Name: RuleConfigOptions, Summary: "an answer to session/set_config_option that does not list every option", Requirements: []string{reqConfigComplete}, Versions: effectVersions},
 	}
 }

@@ -28,6 +28,7 @@ const (
 	reqElicitationSameConn = "acp.elicitation.complete-same-client"
 	reqElicitationSameID   = "acp.elicitation.complete-original-id"
 	reqElicitationHTTPS    = "acp.elicitation.url-https"
+	reqEndOnMissingCursor  = "acp.list.end-on-missing-cursor"
 )
 
 // JSON-RPC and ACP error codes the obligations read.
@@ -53,12 +54,16 @@ type obligations struct {
 	// line that opened each; opened is set once one was.
 	elicitations map[string]int
 	opened       bool
+	// listEnded is the line of the latest list answer, if it gave no
+	// next cursor.
+	listEnded int
 }
 
 // terminal is a terminal the client created for the agent.
 type terminal struct {
-	id   string
-	line int
+	id     string
+	line   int
+	killed int // the line of the terminal/kill of its command, 0 if none
 }
 
 // requestID warns of a request whose id is null: JSON-RPC allows it, but
@@ -132,6 +137,10 @@ func (s *state) cursorSent(m *protocol.Message, c *registry.ACPCursor) {
 	if s.midSession || s.lossy {
 		return // the answer that gave it may be before the capture
 	}
+	if s.ob.listEnded > 0 {
+		m.Breach(reqEndOnMissingCursor, finding.Error, RuleListCursor, c.Sent, "cursor %s was given by no answer on this connection, and the last page (line %d) had no nextCursor: an answer without nextCursor ends the listing, and the client asks for no further page of it", protocol.Quote(clip(cur)), s.ob.listEnded)
+		return
+	}
 	m.Breach(reqOpaqueCursor, finding.Error, RuleListCursor, c.Sent, "cursor %s was given by no answer on this connection: a cursor is opaque, sent back exactly as an answer's nextCursor gave it, never built, edited or kept from another connection", protocol.Quote(clip(cur)))
 }
 
@@ -139,6 +148,11 @@ func (s *state) cursorSent(m *protocol.Message, c *registry.ACPCursor) {
 func (s *state) cursorGiven(m *protocol.Message, c *registry.ACPCursor) {
 	if c.Next == "" {
 		return
+	}
+	s.ob.listEnded = 0
+	if !m.Has(c.Next) {
+		s.exercise(reqEndOnMissingCursor)
+		s.ob.listEnded = m.Line
 	}
 	if cur, ok := m.String(c.Next); ok {
 		if s.ob.cursors == nil {
@@ -162,7 +176,7 @@ func (s *state) terminalCreated(m *protocol.Message, req *request, t *registry.A
 		s.ob.terminals = map[string][]terminal{}
 	}
 	if list := s.ob.terminals[req.sid]; len(list) < maxTerminals {
-		s.ob.terminals[req.sid] = append(list, terminal{id, m.Line})
+		s.ob.terminals[req.sid] = append(list, terminal{id: id, line: m.Line})
 	}
 }
 
@@ -195,6 +209,10 @@ func (s *state) sessionClosed(m *protocol.Message, sid string) {
 		return
 	}
 	delete(s.ob.terminals, sid)
+	if k := list[0].killed; k > 0 {
+		m.Breach(reqReleaseAfterKill, finding.Error, RuleTerminalLifecycle, "/result", "session %s is closed, and terminal %s (created on line %d) was never released: its command was killed (line %d), but killing does not release a terminal, and the agent still sends terminal/release for it", protocol.Quote(clip(sid)), protocol.Quote(clip(list[0].id)), list[0].line, k)
+		return
+	}
 	m.Breach(reqTerminalRelease, finding.Error, RuleTerminalLifecycle, "/result", "session %s is closed, and terminal %s (created on line %d) was never released: the agent releases every terminal it creates with terminal/release, at the latest before the session is closed", protocol.Quote(clip(sid)), protocol.Quote(clip(list[0].id)), list[0].line)
 }
 
@@ -261,6 +279,7 @@ func (s *state) elicitation(m *protocol.Message, e *registry.ACPElicitation, cs 
 		}
 		s.ob.opened = true
 		if u, ok := m.String(e.URL); ok && e.URL != "" {
+			s.urlSecrets(m, e.URL, u)
 			s.exercise(reqElicitationHTTPS)
 			if insecureURL(u) {
 				m.Breach(reqElicitationHTTPS, finding.Warning, RuleElicitation, e.URL, "the elicitation's URL is not https: outside a development setup (localhost) the user is sent to an https address, which the browser can authenticate")

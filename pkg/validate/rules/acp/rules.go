@@ -129,6 +129,7 @@ type method struct {
 	adWhen               []ads
 	configWhen, turnWhen []cond
 	elicitWhen           []cond
+	formWhen             []cond
 }
 
 // ads is one offer of Effects.Advertises with its conditions, and its
@@ -211,6 +212,9 @@ func (r *Rules) tables(v *registry.Version) (*tables, error) {
 		}
 		if e := m.Effects.Elicitation; e != nil {
 			mm.elicitWhen = conds(e.When)
+		}
+		if f := m.Effects.Form; f != nil {
+			mm.formWhen = conds(f.When)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: method %s: %w", v, m.Method, err)

@@ -59,7 +59,7 @@ func (s *state) sessionRules(m *protocol.Message, entry *method, req *request, h
 		}
 		if sid, ok := m.String(se.Creates); ok {
 			if _, known := s.sessions.Get(sid); !known {
-				s.sessions.Put(sid, &session{fresh: true, toolCalls: protocol.NewRecent[bool](maxToolCalls)})
+				s.sessions.Put(sid, &session{fresh: true, setUp: true, toolCalls: protocol.NewRecent[uint8](maxToolCalls)})
 			}
 		}
 	}
@@ -91,13 +91,17 @@ func (s *state) sessionRules(m *protocol.Message, entry *method, req *request, h
 		}
 		sess = s.known(sid)
 	}
-	for i, tc := range ef.ToolCalls {
+	for i := range ef.ToolCalls {
+		tc := &ef.ToolCalls[i]
 		if !when(m, entry.toolCallWhen[i]) {
 			continue
 		}
 		if tc.Creates != "" {
 			if id, ok := m.String(tc.Creates); ok && sess.fresh {
-				sess.toolCalls.Put(id, true)
+				if _, had := sess.toolCalls.Get(id); !had {
+					sess.toolCalls.Put(id, toolSeen)
+				}
+				s.toolStatus(m, tc, sess, id, true)
 			}
 			continue
 		}
@@ -109,6 +113,7 @@ func (s *state) sessionRules(m *protocol.Message, entry *method, req *request, h
 			continue // a session whose history began before the trace, or a line lost
 		}
 		if _, seen := sess.toolCalls.GetBytes(idBytes); seen {
+			s.toolStatus(m, tc, sess, string(idBytes), false)
 			continue
 		}
 		id := string(idBytes)
@@ -117,7 +122,7 @@ func (s *state) sessionRules(m *protocol.Message, entry *method, req *request, h
 		} else {
 			m.Add(finding.Error, RuleUnknownToolCall, tc.Updates, "update of unknown tool call %s: announce it first (a tool_call update) in session %s", protocol.Quote(id), protocol.Quote(string(sidBytes)))
 		}
-		sess.toolCalls.Put(id, true) // report it once
+		sess.toolCalls.Put(id, toolSeen) // report it once
 	}
 }
 

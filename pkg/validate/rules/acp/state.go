@@ -72,6 +72,14 @@ type state struct {
 	// answer answered yet, by direction: what such an answer may be
 	// answering.
 	notified map[string]lastNotif
+	// closeOwed is the line of an initialize answer naming a version the
+	// client cannot speak (closeVersion), until the client's next message.
+	closeOwed    int
+	closeVersion int64
+	closeAbove   bool
+	// otherBody: initialize was answered with another version's body,
+	// reported as one finding; its members are not judged one by one.
+	otherBody bool
 }
 
 // lastNotif is a notification a null-id answer may answer.
@@ -107,14 +115,29 @@ type request struct {
 	// accepts all of it (effect BaselineContent): "text" when it is only
 	// text, "baseline" when it is only the baseline types, else "".
 	baseline string
+	// roots are the root directories of the session the request sets up
+	// (effect Roots); accepts is what it carries that every agent
+	// accepts (effect MustAccept); form is the form of a form-mode
+	// elicitation (effect Form).
+	roots   []string
+	accepts *registry.ACPMustAccept
+	form    *formAsked
 }
 
 type session struct {
 	// fresh: created in this trace, so its whole history is here and its
 	// tool calls can be checked.
-	fresh     bool
-	toolCalls *protocol.Recent[bool]
+	fresh bool
+	// toolCalls are its tool calls, each with its progress (toolSeen,
+	// toolPending, toolRunning).
+	toolCalls *protocol.Recent[uint8]
 	turns     *turnState // made when a turn, replay or config list first needs it
+	// setUp: created, loaded or resumed on this connection, not only
+	// heard of; roots are its root directories where known; configLine
+	// is the line of the answer that last offered config options for it.
+	setUp      bool
+	roots      []string
+	configLine int
 }
 
 func newState(reg *registry.Registry, t *tables, why string, partial protocol.Partial) *state {
@@ -480,6 +503,7 @@ func (s *state) call(m *protocol.Message, name string, at methodAt, idAt int, ha
 	}
 	if s.stateful() {
 		s.behaviour(m, eff, kept)
+		s.conduct(m, eff, kept)
 	}
 }
 
