@@ -21,8 +21,8 @@ import (
 // streamed chunks, a tool call, a file read and a plan.
 func acpTrace(n int) string {
 	var sb strings.Builder
-	sb.WriteString(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":true,"writeTextFile":true},"terminal":true}}}` + "\n")
-	sb.WriteString(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{"loadSession":true},"authMethods":[]}}` + "\n")
+	sb.WriteString(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":true,"writeTextFile":true},"terminal":true},"clientInfo":{"name":"ed","version":"1"}}}` + "\n")
+	sb.WriteString(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"ag","version":"1"},"agentCapabilities":{"loadSession":true},"authMethods":[]}}` + "\n")
 	sb.WriteString(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/home/dev/src/app","mcpServers":[]}}` + "\n")
 	sb.WriteString(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"sess_bench"}}` + "\n")
 	lines := 4
@@ -31,7 +31,7 @@ func acpTrace(n int) string {
 		for i := 0; i < 6; i++ {
 			sb.WriteString(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_bench","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Reading the configuration loader to see where the default timeout comes from."}}}}` + "\n")
 		}
-		fmt.Fprintf(&sb, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_bench","update":{"sessionUpdate":"tool_call","toolCallId":"call_%d","title":"Read config.go","kind":"read","status":"pending"}}}`+"\n", turn)
+		fmt.Fprintf(&sb, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_bench","update":{"sessionUpdate":"tool_call","toolCallId":"call_%d","title":"Read config.go","kind":"read","status":"in_progress"}}}`+"\n", turn)
 		fmt.Fprintf(&sb, `{"jsonrpc":"2.0","id":%d,"method":"fs/read_text_file","params":{"sessionId":"sess_bench","path":"/home/dev/src/app/config.go"}}`+"\n", turn)
 		fmt.Fprintf(&sb, `{"jsonrpc":"2.0","id":%d,"result":{"content":"package app\n"}}`+"\n", turn)
 		fmt.Fprintf(&sb, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_bench","update":{"sessionUpdate":"tool_call_update","toolCallId":"call_%d","status":"completed"}}}`+"\n", turn)

@@ -19,7 +19,7 @@ import (
 // one with a warning only, and three with errors, one per protocol, so that
 // every output format has findings, suites and detected traces to write.
 var fleetLines = []string{
-	`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}`,
+	`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{},"clientInfo":{"name":"ed","version":"1"}}}`,
 	`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`,
 	`{"arcp":"1.1","id":"m1","type":"session.hello","payload":{}}`,
 	`{"part_type":"run_started","run_id":"r1"}`,

@@ -579,7 +579,7 @@ func injectionTrace() string {
 	js := strings.NewReplacer(`\u003c`, `<`, `\u003e`, `>`, `\u0026`, `&`).Replace(string(q))
 	lines := []string{
 		`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{},"clientInfo":{"name":` + js + `,"version":` + js + `}}}`,
-		`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{},"authMethods":[],"agentInfo":{"name":` + js + `,"title":` + js + `,"version":"1"}}}`,
+		`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"ag","version":"1"},"agentCapabilities":{},"authMethods":[],"agentInfo":{"name":` + js + `,"title":` + js + `,"version":"1"}}}`,
 		`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}`,
 		`{"jsonrpc":"2.0","id":1,"result":{"sessionId":` + js + `}}`,
 		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":` + js + `,"update":{"sessionUpdate":"tool_call","toolCallId":` + js + `,"title":` + js + `,"status":"pending"}}}`,

@@ -271,8 +271,8 @@ func TestTapPassesTheAgentsStatusOnAndKeepsStdoutForTheProtocol(t *testing.T) {
 	}
 	dir := t.TempDir()
 	trace := filepath.Join(dir, "s.jsonl")
-	in := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}` + "\n"
-	reply := `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{},"authMethods":[]}}`
+	in := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{},"clientInfo":{"name":"ed","version":"1"}}}` + "\n"
+	reply := `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"ag","version":"1"},"agentCapabilities":{},"authMethods":[]}}`
 	code, stdout, stderr := runCLI(t, in, "--record", trace, "--", sh, "-c", "read line; echo '"+reply+"'; echo oops >&2; exit 5")
 	if code != 5 {
 		t.Errorf("exit %d, want the agent's 5", code)
@@ -516,8 +516,8 @@ func TestTapFailOnError(t *testing.T) {
 	if err != nil {
 		t.Skip("no sh on this system")
 	}
-	in := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}` + "\n"
-	good := `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{},"authMethods":[]}}`
+	in := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{},"clientInfo":{"name":"ed","version":"1"}}}` + "\n"
+	good := `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"ag","version":"1"},"agentCapabilities":{},"authMethods":[]}}`
 	bad := `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"one","agentCapabilities":{},"authMethods":[]}}`
 	agent := func(reply string, status int) []string {
 		return []string{sh, "-c", "read line; echo '" + reply + "'; exit " + strconv.Itoa(status)}

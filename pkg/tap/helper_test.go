@@ -120,7 +120,7 @@ func scriptedAgent(refuse bool) int {
 		}
 		switch {
 		case m.Method == "initialize":
-			say(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{"protocolVersion":1,"agentCapabilities":{},"authMethods":[]}}`)
+			say(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{"protocolVersion":1,"agentInfo":{"name":"ag","version":"1"},"agentCapabilities":{},"authMethods":[]}}`)
 		case m.Method == "session/new" && refuse:
 			say(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"error":{"code":-32603,"message":"no"}}`)
 		case m.Method == "session/new":

@@ -13,8 +13,8 @@ import (
 // once, when the agent named its session "rec-7" and asked its permission
 // with id 0.
 var recordedSession = []struct{ dir, line string }{
-	{"c2a", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}`},
-	{"a2c", `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{},"authMethods":[]}}`},
+	{"c2a", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{},"clientInfo":{"name":"ed","version":"1"}}}`},
+	{"a2c", `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"ag","version":"1"},"agentCapabilities":{},"authMethods":[]}}`},
 	{"c2a", `{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}`},
 	{"a2c", `{"jsonrpc":"2.0","id":1,"result":{"sessionId":"rec-7"}}`},
 	{"c2a", `{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"rec-7","prompt":[{"type":"text","text":"hi"}]}}`},

@@ -190,7 +190,10 @@ func TestValidTracesExerciseCheckedRows(t *testing.T) {
 			t.Fatal(err)
 		}
 		sum, err := e.Check(context.Background(), f, in, fo, func(fd validate.Finding) {
-			if fd.Severity == validate.Error {
+			// The SDK recorder's error scenario prompts a session it
+			// never set up, on purpose (see TestOfficialACPSDKTraffic).
+			probe := strings.HasSuffix(f, "06-errors.jsonl") && fd.Requirement == "acp.prompt.after-setup"
+			if fd.Severity == validate.Error && !probe {
 				t.Errorf("%s", fd)
 			}
 		})
@@ -245,7 +248,7 @@ func TestLiveEqualsOffline(t *testing.T) {
 		// A v2 client, a v1 agent.
 		"v1-agent": strings.Join([]string{
 			`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2,"capabilities":{},"info":{"name":"c","version":"1"}}}`,
-			`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{},"authMethods":[]}}`,
+			`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"ag","version":"1"},"agentCapabilities":{},"authMethods":[]}}`,
 			`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}`,
 			`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`,
 		}, "\n") + "\n",

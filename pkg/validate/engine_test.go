@@ -22,8 +22,8 @@ import (
 )
 
 const (
-	acpInit     = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":true}}}}`
-	acpInitResp = `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{},"authMethods":[]}}`
+	acpInit     = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":true}},"clientInfo":{"name":"ed","version":"1"}}}`
+	acpInitResp = `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"ag","version":"1"},"agentCapabilities":{},"authMethods":[]}}`
 	acpNew      = `{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}`
 	acpNewResp  = `{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`
 	acpBadChunk = `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"txt","text":"hi"}}}}`
@@ -461,7 +461,7 @@ func TestIdleChecksLiveTraffic(t *testing.T) {
 // protocol's version is one error on the trace it does not apply to,
 // which is still read as its messages say; one that does apply is silent.
 func TestDialectOfAnotherProtocol(t *testing.T) {
-	acpInit := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}`
+	acpInit := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{},"clientInfo":{"name":"ed","version":"1"}}}`
 	for dialect, want := range map[string]int{"go-sdk": 1, "v1": 0} {
 		e, err := New(Options{Dialect: dialect})
 		if err != nil {
@@ -487,8 +487,8 @@ func TestDialectOfAnotherProtocol(t *testing.T) {
 // one finding that names the run's lines and where logs belong, across
 // batches; a message ends a run; a cut message is still its own finding.
 func TestTextLinesFold(t *testing.T) {
-	initReq := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}`
-	initResp := `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{}}}`
+	initReq := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{},"clientInfo":{"name":"ed","version":"1"}}}`
+	initResp := `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"ag","version":"1"},"agentCapabilities":{}}}`
 	var in []string
 	in = append(in, initReq)
 	for i := range 1000 {

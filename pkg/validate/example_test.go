@@ -13,8 +13,8 @@ import (
 // finding with its line, rule and JSON pointer.
 func Example() {
 	trace := strings.Join([]string{
-		`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}`,
-		`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{},"authMethods":[]}}`,
+		`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{},"clientInfo":{"name":"ed","version":"1"}}}`,
+		`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"ag","version":"1"},"agentCapabilities":{},"authMethods":[]}}`,
 		`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/src/app","mcpServers":[]}}`,
 		`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"sess_1"}}`,
 		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_1","update":{"sessionUpdate":"current_mode_update","modeId":"code"}}}`,

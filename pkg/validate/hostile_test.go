@@ -18,7 +18,7 @@ import (
 func TestHugeInvalidLineBounded(t *testing.T) {
 	const n = 100_000
 	var sb strings.Builder
-	sb.WriteString(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}` + "\n")
+	sb.WriteString(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{},"clientInfo":{"name":"ed","version":"1"}}}` + "\n")
 	sb.WriteString(`{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"sessionId":"s","prompt":[`)
 	for i := 0; i < n; i++ {
 		if i > 0 {

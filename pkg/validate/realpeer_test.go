@@ -13,11 +13,19 @@ import (
 
 // TestOfficialACPSDKTraffic runs the traffic recorded from the official ACP
 // SDK (fixtures/acp/sdk: the stable, unstable, v2 and v2 unstable
-// entrypoints) with no options, as a user's CI would: not one error, with
-// or without the direction sidecars, and each trace read as the version its
-// initialize names.
+// entrypoints) with no options, as a user's CI would: no error but the
+// recording client's deliberate probes listed here, with or without the
+// direction sidecars, and each trace read as the version its initialize
+// names.
 func TestOfficialACPSDKTraffic(t *testing.T) {
 	e := testEngine(t)
+	// The recorder's error scenario prompts a session it never set up, to
+	// record the agent's refusal: a true breach of the client's
+	// (acp.prompt.after-setup), made on purpose.
+	probes := map[string][]string{
+		"v1/06-errors.jsonl":          {"11 session-setup /params/sessionId"},
+		"v1-unstable/06-errors.jsonl": {"12 session-setup /params/sessionId"},
+	}
 	want := map[string]string{"v1": "v1", "v1-unstable": "v1", "v2": "v2", "v2-unstable": "v2"}
 	files, _ := filepath.Glob(filepath.Join(fixturesDir, "acp", "sdk", "*", "*.jsonl"))
 	if len(files) == 0 {
@@ -39,12 +47,17 @@ func TestOfficialACPSDKTraffic(t *testing.T) {
 				fo.Directions = d
 				defer d.Close()
 			}
+			var got []string
 			sum, err := e.Check(context.Background(), p, f, fo, func(fd Finding) {
 				if fd.Severity == Error {
-					t.Errorf("sidecar %v: %s", withDir, fd)
+					got = append(got, fmt.Sprintf("%d %s %s", fd.Line, fd.Rule, fd.Pointer))
 				}
 			})
 			f.Close()
+			name := filepath.Join(ep, filepath.Base(p))
+			if d := cmp.Diff(probes[filepath.ToSlash(name)], got); d != "" {
+				t.Errorf("%s, sidecar %v: errors differ from the recorder's probes (-want +got):\n%s", name, withDir, d)
+			}
 			if err != nil {
 				t.Fatal(err)
 			}

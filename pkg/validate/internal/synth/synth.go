@@ -111,7 +111,7 @@ func (g *gen) refill() {
 		for i := 0; i < 6; i++ {
 			g.push(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_bench","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"%s"}}}}`, text)
 		}
-		g.push(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_bench","update":{"sessionUpdate":"tool_call","toolCallId":"call_%d","title":"Read config.go","kind":"read","status":"pending","locations":[{"path":"/home/dev/src/app/config.go","line":42}]}}}`, n)
+		g.push(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_bench","update":{"sessionUpdate":"tool_call","toolCallId":"call_%d","title":"Read config.go","kind":"read","status":"in_progress","locations":[{"path":"/home/dev/src/app/config.go","line":42}]}}}`, n)
 		g.push(`{"jsonrpc":"2.0","id":%d,"method":"fs/read_text_file","params":{"sessionId":"sess_bench","path":"/home/dev/src/app/config.go","line":1,"limit":200}}`, n)
 		g.push(`{"jsonrpc":"2.0","id":%d,"result":{"content":"package app\n\nconst defaultTimeout = 30\n"}}`, n)
 		g.push(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_bench","update":{"sessionUpdate":"tool_call_update","toolCallId":"call_%d","status":"completed","content":[{"type":"content","content":{"type":"text","text":"const defaultTimeout = 30"}}]}}}`, n)
