@@ -329,13 +329,13 @@ func TestHTMLReportInteractions(t *testing.T) {
 		tb.eval(t, fmt.Sprintf(`(function(){var s=document.getElementById(%q); s.value=%q; s.dispatchEvent(new Event("change")); return s.value})()`, id, value), new(string))
 	}
 
-	// Errors only: the three lines with errors.
+	// Errors only: the four lines with errors.
 	tb.do(t, chromedp.Click(`#f-errors`, chromedp.ByID))
 	got := rows()
-	if len(got) != 3 || !strings.HasPrefix(got[0], "9 ") || !strings.HasPrefix(got[1], "11 ") || !strings.HasPrefix(got[2], "14 ") {
-		t.Errorf("errors only shows %q, want lines 9, 11 and 14", got)
+	if len(got) != 4 || !strings.HasPrefix(got[0], "5 ") || !strings.HasPrefix(got[1], "9 ") || !strings.HasPrefix(got[2], "11 ") || !strings.HasPrefix(got[3], "14 ") {
+		t.Errorf("errors only shows %q, want lines 5, 9, 11 and 14", got)
 	}
-	if s := tb.text(t, "#shown"); s != "3 of 16 messages shown" {
+	if s := tb.text(t, "#shown"); s != "4 of 16 messages shown" {
 		t.Errorf("the count of shown rows says %q", s)
 	}
 	tb.do(t, chromedp.Click(`#f-errors`, chromedp.ByID))
@@ -368,8 +368,8 @@ func TestHTMLReportInteractions(t *testing.T) {
 
 	// With findings: the warnings count too (none here but the errors).
 	tb.do(t, chromedp.Click(`#f-findings`, chromedp.ByID))
-	if got = rows(); len(got) != 3 {
-		t.Errorf("with findings shows %q, want lines 9, 11 and 14", got)
+	if got = rows(); len(got) != 4 {
+		t.Errorf("with findings shows %q, want lines 5, 9, 11 and 14", got)
 	}
 	tb.do(t, chromedp.Click(`#f-findings`, chromedp.ByID))
 
@@ -579,7 +579,7 @@ func injectionTrace() string {
 	js := strings.NewReplacer(`\u003c`, `<`, `\u003e`, `>`, `\u0026`, `&`).Replace(string(q))
 	lines := []string{
 		`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{},"clientInfo":{"name":` + js + `,"version":` + js + `}}}`,
-		`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"ag","version":"1"},"agentCapabilities":{},"authMethods":[],"agentInfo":{"name":` + js + `,"title":` + js + `,"version":"1"}}}`,
+		`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{},"authMethods":[],"agentInfo":{"name":` + js + `,"title":` + js + `,"version":"1"}}}`,
 		`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}`,
 		`{"jsonrpc":"2.0","id":1,"result":{"sessionId":` + js + `}}`,
 		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":` + js + `,"update":{"sessionUpdate":"tool_call","toolCallId":` + js + `,"title":` + js + `,"status":"pending"}}}`,

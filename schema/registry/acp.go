@@ -216,6 +216,12 @@ type ACPEffects struct {
 	// (session/set_mode), at the session it names: where that session
 	// offers config options, the client uses them instead.
 	ConfigSupersedes string `json:"config_supersedes"`
+	// Chooses is a setting the request sets, among those offered.
+	Chooses *ACPChoice `json:"chooses"`
+	// NotFoundRow is the row that an answer "resource not found" (-32002)
+	// breaks: a request whose no-match or missing-target answer is a
+	// result (a list with no match, a delete of what is gone).
+	NotFoundRow string `json:"not_found_row"`
 	// Work marks a request that starts work for its session's turn (a
 	// file read or write, a terminal's command, a permission asked): a
 	// turn the client cancelled starts none.
@@ -256,6 +262,23 @@ type ACPModes struct {
 	Category string `json:"category"`
 	Value    string `json:"value"`
 	Mirror   string `json:"mirror"`
+	// Available points, inside Modes, to the ids of the modes offered;
+	// ID, Type and Choices, inside each option, to its id, its type and
+	// the values a select offers (each an object with a "value", or a
+	// group of them under "options").
+	Available string `json:"available"`
+	ID        string `json:"id"`
+	Type      string `json:"type"`
+	Choices   string `json:"choices"`
+}
+
+// ACPChoice is a request that sets one of its session's settings: a mode
+// (the id at Mode) or a config option (the id at Config) to the value at
+// Value. What it sets is one the session offered.
+type ACPChoice struct {
+	Mode   string `json:"mode"`
+	Config string `json:"config"`
+	Value  string `json:"value"`
 }
 
 // ACPForm is a form-mode elicitation (when the conditions When hold): its
@@ -305,6 +328,11 @@ type ACPTerminal struct {
 	// Kills points to the id of a terminal whose command the request
 	// kills: the terminal stays, and is still released.
 	Kills string `json:"kills"`
+	// Uses points to the id of a terminal a request acts on, and Embeds
+	// to the ids of terminals a message shows (a "*" token for every
+	// element): neither may name a released terminal.
+	Uses   string `json:"uses"`
+	Embeds string `json:"embeds"`
 }
 
 // ACPOpenValue is an open set of values at At (a "*" token for every
@@ -428,6 +456,9 @@ type ACPToolCallEffect struct {
 	Default string   `json:"default"`
 	Running string   `json:"running"`
 	Ran     []string `json:"ran"`
+	// Unique marks a creation that announces a new id: one already
+	// announced in the session is reused.
+	Unique bool `json:"unique"`
 }
 
 // ACPSessionEffect introduces a session named in a message.

@@ -115,13 +115,21 @@ func (s *state) response(m *protocol.Message, idAt int) {
 	}
 	req := cands[pick].req
 	key := string(cands[pick].key)
+	rest := (*request)(nil) // a request of the same id that still awaits its answer
+	if req.twin != nil {
+		req, rest = s.twinAnswered(m, req, hasResult)
+	}
 	m.From = sideOf(opposite(req.dir))
 	m.Answers = req.line
 	if req.eff != nil && req.eff.Effects.Initializes && hasResult {
 		s.answeredVersion(m, req)
 	}
-	s.pending.Delete(key)
-	s.answered.Put(key, true)
+	if rest != nil {
+		s.pending.Put(key, rest)
+	} else {
+		s.pending.Delete(key)
+		s.answered.Put(key, true)
+	}
 	if req.eff != nil && req.eff.Effects.CreatesSession != "" && s.creating > 0 {
 		s.creating--
 	}

@@ -307,14 +307,26 @@ func (s *state) authMethod(m *protocol.Message, a *registry.ACPAuthMethod) {
 	if !ok || s.authMethods == "" {
 		return
 	}
+	s.exercise(reqAuthAdvertised)
 	list, _ := protocol.At(s.agentInit, s.authMethods).([]any)
+	var ids []string
 	for _, x := range list {
 		o, _ := x.(map[string]any)
 		if o["id"] == id && o["type"] == a.ForbiddenType && a.ForbiddenType != "" {
 			m.Breach(reqAuthNoTerminal, finding.Error, RuleCapability, a.At, "auth method %s is of type %s, which the client runs itself (in a terminal, then reconnects); it must not be passed to this request", protocol.Quote(id), protocol.Quote(a.ForbiddenType))
 			return
 		}
+		if o["id"] == id {
+			return
+		}
+		if x, ok := o["id"].(string); ok {
+			ids = append(ids, x)
+		}
 	}
+	if s.midSession {
+		return
+	}
+	m.Breach(reqAuthAdvertised, finding.Warning, RuleSettings, a.At, "auth method %s is not one the initialize result advertised (%s): authenticate names one of the agent's auth methods", protocol.Quote(clip(id)), quoteList(ids))
 }
 
 // advertises checks the offers a message makes at pointers under prefix
@@ -610,6 +622,9 @@ func (s *state) answeredError(m *protocol.Message, req *request) {
 	s.createsFile(m, req, code, hasCode)
 	s.refusedBaseline(m, req, code, hasCode)
 	s.refusedMustAccept(m, req)
+	if req.eff != nil {
+		s.refusedNotFound(m, req, code, hasCode)
+	}
 	if req.m == nil {
 		// A method the version does not define: unless it is an
 		// extension the receiver may implement, "method not found".

@@ -57,6 +57,9 @@ type obligations struct {
 	// listEnded is the line of the latest list answer, if it gave no
 	// next cursor.
 	listEnded int
+	// released are the terminals released, by session, each with the
+	// line of its release.
+	released map[string]map[string]int
 }
 
 // terminal is a terminal the client created for the agent.
@@ -195,9 +198,10 @@ func (s *state) terminalReleased(m *protocol.Message, ef *registry.ACPEffects) {
 	for i, x := range list {
 		if x.id == id {
 			s.ob.terminals[sid] = append(list[:i], list[i+1:]...)
-			return
+			break
 		}
 	}
+	s.released(sid, id, m.Line)
 }
 
 // sessionClosed checks, at the answer that closes a session, that the

@@ -98,7 +98,14 @@ func (s *state) sessionRules(m *protocol.Message, entry *method, req *request, h
 		}
 		if tc.Creates != "" {
 			if id, ok := m.String(tc.Creates); ok && sess.fresh {
-				if _, had := sess.toolCalls.Get(id); !had {
+				_, had := sess.toolCalls.Get(id)
+				if tc.Unique {
+					s.exercise(reqToolCallUnique)
+				}
+				if had && tc.Unique && !s.lossy {
+					m.Breach(reqToolCallUnique, finding.Warning, RuleIDs, tc.Creates, "tool call %s was announced before in session %s: a tool_call announces a new tool call, whose id is unique within the session; later news of it is a tool_call_update", protocol.Quote(clip(id)), protocol.Quote(string(sidBytes)))
+				}
+				if !had {
 					sess.toolCalls.Put(id, toolSeen)
 				}
 				s.toolStatus(m, tc, sess, id, true)

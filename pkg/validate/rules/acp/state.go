@@ -122,6 +122,9 @@ type request struct {
 	roots   []string
 	accepts *registry.ACPMustAccept
 	form    *formAsked
+	// twin is the earlier request of the same sender whose id this one
+	// reused while it was pending: it awaits its answer too.
+	twin *request
 }
 
 type session struct {
@@ -138,6 +141,10 @@ type session struct {
 	setUp      bool
 	roots      []string
 	configLine int
+	// modes are the ids of the modes it offers, and options its config
+	// options, once an answer offered them.
+	modes   []string
+	options map[string]configOffer
 }
 
 func newState(reg *registry.Registry, t *tables, why string, partial protocol.Partial) *state {
@@ -497,6 +504,10 @@ func (s *state) call(m *protocol.Message, name string, at methodAt, idAt int, ha
 			if eff.Effects.Terminal != nil && kept.sid == "" && eff.Effects.Session != "" {
 				// Its answer's terminal belongs to the session.
 				kept.sid, _ = m.String(eff.Effects.Session)
+			}
+			if s.stateful() {
+				prev, _ := s.pending.GetBytes(k)
+				s.pendingReused(m, prev, kept)
 			}
 			s.pending.Put(string(k), kept)
 		}
