@@ -54,7 +54,7 @@ func pageData(t *testing.T, page string) jsReport {
 }
 
 const session = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{},"clientInfo":{"name":"ed","version":"1.2"}}}
-{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"ag","version":"1"},"agentCapabilities":{},"authMethods":[],"agentInfo":{"name":"ag","title":"Agent","version":"0.3"}}}
+{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{},"authMethods":[],"agentInfo":{"name":"ag","title":"Agent","version":"0.3"}}}
 {"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}
 {"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}
 `

@@ -216,6 +216,14 @@ type ACPEffects struct {
 	// (session/set_mode), at the session it names: where that session
 	// offers config options, the client uses them instead.
 	ConfigSupersedes string `json:"config_supersedes"`
+	// Listed points, in an answer that lists sessions, to each listed
+	// session (a "*" token for every element), with its id at ID and its
+	// working directory at Cwd inside it.
+	Listed *ACPListed `json:"listed"`
+	// SameCwd points, in a request that brings in an existing session
+	// (load, resume), to the working directory it names, which is the
+	// session's own.
+	SameCwd string `json:"same_cwd"`
 	// Chooses is a setting the request sets, among those offered.
 	Chooses *ACPChoice `json:"chooses"`
 	// NotFoundRow is the row that an answer "resource not found" (-32002)
@@ -270,6 +278,14 @@ type ACPModes struct {
 	ID        string `json:"id"`
 	Type      string `json:"type"`
 	Choices   string `json:"choices"`
+}
+
+// ACPListed is where an answer lists sessions: each at At, its id at ID
+// and its working directory at Cwd.
+type ACPListed struct {
+	At  string `json:"at"`
+	ID  string `json:"id"`
+	Cwd string `json:"cwd"`
 }
 
 // ACPChoice is a request that sets one of its session's settings: a mode

@@ -121,6 +121,9 @@ func (s *state) conduct(m *protocol.Message, eff *method, req *request) {
 	if p := ef.ConfigSupersedes; p != "" {
 		s.modesCalled(m, p)
 	}
+	if p := ef.SameCwd; p != "" && ef.AdoptsSession != "" {
+		s.sameCwd(m, ef.AdoptsSession, p)
+	}
 	if c := ef.Chooses; c != nil && ef.Session != "" {
 		s.choice(m, ef.Session, c)
 	}
@@ -168,7 +171,11 @@ func (s *state) conductAnswer(m *protocol.Message, req *request) {
 		sess.setUp = true
 		if len(req.roots) > 0 {
 			sess.roots = req.roots
+			sess.cwd = req.roots[0]
 		}
+	}
+	if l := ef.Listed; l != nil {
+		s.listed(m, l)
 	}
 	if md := ef.Modes; md != nil {
 		s.modesAnswered(m, md, sess)
@@ -717,4 +724,41 @@ func (s *state) twinAnswered(m *protocol.Message, latest *request, hasResult boo
 	}
 	latest.twin = nil
 	return latest, earlier
+}
+
+// reqSameCwd is the row of a load or resume that names another working
+// directory than the session's.
+const reqSameCwd = "acp.session.same-cwd"
+
+// listed notes the working directory of each session a list gives.
+func (s *state) listed(m *protocol.Message, l *registry.ACPListed) {
+	for _, el := range m.Resolve(l.At) {
+		id, _ := protocol.At(el.Value, l.ID).(string)
+		cwd, _ := protocol.At(el.Value, l.Cwd).(string)
+		if id == "" || cwd == "" {
+			continue
+		}
+		if sess, ok := s.sessions.Get(id); ok && sess.cwd == "" {
+			sess.cwd = cwd
+		}
+	}
+}
+
+// sameCwd checks that a request bringing in a session names the session's
+// own working directory, where it is known (from its creation here or a
+// list).
+func (s *state) sameCwd(m *protocol.Message, sessionAt, p string) {
+	sid, ok := m.String(sessionAt)
+	cwd, ok2 := m.String(p)
+	if !ok || !ok2 {
+		return
+	}
+	sess, known := s.sessions.Get(sid)
+	if !known || sess.cwd == "" {
+		return
+	}
+	s.exercise(reqSameCwd)
+	if strings.TrimRight(cwd, "/") != strings.TrimRight(sess.cwd, "/") {
+		m.Breach(reqSameCwd, finding.Warning, RuleSessionSetup, p, "cwd %s is not session %s's working directory (%s): a load or resume may change the additional roots, as long as its cwd is the session's", protocol.Quote(clip(cwd)), protocol.Quote(clip(sid)), protocol.Quote(clip(sess.cwd)))
+	}
 }

@@ -139,6 +139,7 @@ type session struct {
 	// heard of; roots are its root directories where known; configLine
 	// is the line of the answer that last offered config options for it.
 	setUp      bool
+	cwd        string // its working directory, where known
 	roots      []string
 	configLine int
 	// modes are the ids of the modes it offers, and options its config
