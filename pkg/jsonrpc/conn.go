@@ -49,7 +49,9 @@ type Handler interface {
 type HandlerFunc func(ctx context.Context, r *Request) (wire.Encodable, error)
 
 // Handle calls f.
-func (f HandlerFunc) Handle(ctx context.Context, r *Request) (wire.Encodable, error) { return f(ctx, r) }
+func (f HandlerFunc) Handle(ctx context.Context, r *Request) (wire.Encodable, error) {
+	return f(ctx, r)
+}
 
 // Options configure a Conn. The zero value is usable.
 type Options struct {
@@ -80,8 +82,8 @@ type Conn struct {
 	w    io.Writer
 	opts Options
 
-	wmu sync.Mutex
-	enc wire.Encoder
+	wmu  sync.Mutex
+	enc  wire.Encoder
 	werr error
 
 	nextID atomic.Int64
