@@ -15,6 +15,7 @@ import (
 	"github.com/agentproto/agentproto/gen/emit"
 	"github.com/agentproto/agentproto/gen/load"
 	"github.com/agentproto/agentproto/gen/model"
+	"github.com/agentproto/agentproto/gen/rpc"
 )
 
 // Config is one generation run.
@@ -60,22 +61,35 @@ type Config struct {
 
 // Generate runs the three stages and returns gofmt-formatted Go source.
 func Generate(cfg Config) ([]byte, error) {
+	g, pkg, err := build(cfg)
+	if err != nil {
+		return nil, err
+	}
+	var sources []string
+	for _, d := range g.Inputs() {
+		sources = append(sources, filepath.ToSlash(d.File))
+	}
+	return emit.Render(pkg, sources)
+}
+
+// build loads the schemas and makes the model, passing the warnings on.
+func build(cfg Config) (*load.Graph, *model.Package, error) {
 	if !token.IsIdentifier(cfg.Package) {
-		return nil, fmt.Errorf("package name %q is not a Go identifier", cfg.Package)
+		return nil, nil, fmt.Errorf("package name %q is not a Go identifier", cfg.Package)
 	}
 	if len(cfg.Inputs) == 0 {
-		return nil, fmt.Errorf("no schema files given")
+		return nil, nil, fmt.Errorf("no schema files given")
 	}
 	l := load.New(cfg.Sources...)
 	if err := l.AddPaths(cfg.Inputs...); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := l.AddReferences(cfg.References...); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	g, err := l.Graph()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	pkg, err := model.Build(g, model.Options{
 		Package:       cfg.Package,
@@ -86,16 +100,71 @@ func Generate(cfg Config) ([]byte, error) {
 		SerdeIntegers: cfg.SerdeIntegers,
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if cfg.Warn != nil {
 		for _, w := range append(g.Warnings(), pkg.Warnings...) {
 			cfg.Warn(w)
 		}
 	}
-	var sources []string
-	for _, d := range g.Inputs() {
-		sources = append(sources, filepath.ToSlash(d.File))
+	return g, pkg, nil
+}
+
+// RPC is a typed JSON-RPC connection to generate (see package gen/rpc).
+type RPC struct {
+	// Table is the method table's file; the schema files its rows name
+	// are beside it, among the inputs.
+	Table string
+	// TypesPath is the import path of the package generated from the
+	// inputs (by Generate with the same Config).
+	TypesPath string
+	// Package is the Go package name of the connection.
+	Package string
+}
+
+// GenerateRPC returns the gofmt-formatted source of the typed connection of
+// a method table, whose params and results are the types Generate makes of
+// cfg's inputs in the package at r.TypesPath. Warnings about the types are
+// not repeated: Generate gives them.
+func GenerateRPC(cfg Config, r RPC) ([]byte, error) {
+	if !token.IsIdentifier(r.Package) {
+		return nil, fmt.Errorf("package name %q is not a Go identifier", r.Package)
 	}
-	return emit.Render(pkg, sources)
+	if r.TypesPath == "" {
+		return nil, fmt.Errorf("no import path for the types of the table's params and results")
+	}
+	table, err := rpc.ReadTable(r.Table)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Warn = nil
+	g, pkg, err := build(cfg)
+	if err != nil {
+		return nil, err
+	}
+	_, byID := model.LookupTypes(pkg)
+	byFile := map[string]string{}
+	for _, d := range g.Inputs() {
+		abs, err := filepath.Abs(d.File)
+		if err == nil {
+			byFile[abs] = d.URI
+		}
+	}
+	dir := filepath.Dir(r.Table)
+	typeOf := func(file string) (*model.Type, error) {
+		abs, err := filepath.Abs(filepath.Join(dir, filepath.FromSlash(file)))
+		if err != nil {
+			return nil, err
+		}
+		uri, ok := byFile[abs]
+		if !ok {
+			return nil, fmt.Errorf("%s is not among the schemas given", file)
+		}
+		t, ok := byID[uri+"#"]
+		if !ok {
+			return nil, fmt.Errorf("%s (%s) made no Go type", file, uri)
+		}
+		return t, nil
+	}
+	return rpc.Render(table, rpc.Config{Package: r.Package, TypesPath: r.TypesPath, Type: typeOf, Source: filepath.ToSlash(r.Table)})
 }

@@ -19,8 +19,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"go/token"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -69,6 +71,14 @@ A union whose alternative the JSON value alone cannot decide is kept as raw
 JSON with an As/From accessor per alternative, and listed once on standard
 error as a warning, as is every constraint Validate does not check; -strict
 makes such a union an error.
+
+With -rpc TABLE -rpc-types IMPORT/PATH it writes instead the typed JSON-RPC
+connection of a method table whose params and results are the types of
+SCHEMA... (generated into IMPORT/PATH by a plain run): an interface per
+side, a base to embed, and per side a connection with typed calls, over
+package pkg/jsonrpc. pkg/acp/acprpc is ACP's:
+
+  //go:generate go tool protogen -pkg eventsrpc -rpc ../schemas/dispatch.json -rpc-types example.com/events -o eventsrpc_gen.go ../schemas
 
 Flags:
 `
@@ -157,6 +167,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var maps []model.Mapping
 	fs.Var(mapFlag{maps: &maps}, "map", "ID-PREFIX=IMPORT/PATH: refer to the Go package at IMPORT/PATH for every schema whose $id starts with ID-PREFIX instead of generating it (repeatable; agentproto's own schemas are mapped to its packages by default). The package may be written by hand, so its types prove nothing: a type that holds one is not complete (its values are not vouched for by decode plus Validate); see -map-generated")
 	fs.Var(mapFlag{maps: &maps, generated: true}, "map-generated", "ID-PREFIX=IMPORT/PATH: as -map, for a package that protogen itself generated from the very schemas this run loads for ID-PREFIX (same files, same protogen version): its Validate is taken to check all that its model here says, so a type that holds one of its types can be complete. The default maps of agentproto's schemas to its packages are of this kind, and so is a -map that repeats one of them")
+	rpcTable := fs.String("rpc", "", "TABLE: instead of types, generate the typed JSON-RPC connection of the method table TABLE (a JSON file such as agentproto's schema/acp/v1/dispatch.json, whose rows name schema files beside it; see package gen/rpc): an interface per side, a base to embed, and per side a connection over package pkg/jsonrpc with typed calls. SCHEMA... are the inputs the types were generated from, with the same flags; needs -rpc-types")
+	rpcTypes := fs.String("rpc-types", "", "IMPORT/PATH of the package generated from SCHEMA... (the params and result types), for -rpc")
 	version := fs.Bool("version", false, "print the module version and VCS revision this protogen was built from, and exit")
 	// -h prints the help on standard output (so that it pipes to a pager);
 	// a bad flag is one line and a hint on standard error.
@@ -202,8 +214,24 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "protogen: %s\n", textsafe.Escape(err.Error()))
 		return 2
 	}
+	if (*rpcTable == "") != (*rpcTypes == "") {
+		fmt.Fprintln(stderr, "protogen: -rpc and -rpc-types go together: the method table, and the import path of the types generated from SCHEMA...")
+		return 2
+	}
 	trustOwn(maps, defaults)
-	src, err := gen.Generate(gen.Config{Inputs: fs.Args(), References: refs, Package: *pkg, Maps: append(maps, defaults...), Sources: sources, DefsOnly: *defsOnly, Strict: *strict, Warn: func(w error) { fmt.Fprintf(stderr, "protogen: warning: %s\n", textsafe.Escape(w.Error())) }, SerdeFloats: *floats == "serde", SerdeIntegers: *ints == "serde"})
+	cfg := gen.Config{Inputs: fs.Args(), References: refs, Package: *pkg, Maps: append(maps, defaults...), Sources: sources, DefsOnly: *defsOnly, Strict: *strict, Warn: func(w error) { fmt.Fprintf(stderr, "protogen: warning: %s\n", textsafe.Escape(w.Error())) }, SerdeFloats: *floats == "serde", SerdeIntegers: *ints == "serde"}
+	var src []byte
+	if *rpcTable != "" {
+		// The types' package name does not show in the connection; the
+		// model is built as the types' run builds it.
+		cfg.Package = path.Base(*rpcTypes)
+		if !token.IsIdentifier(cfg.Package) {
+			cfg.Package = "types"
+		}
+		src, err = gen.GenerateRPC(cfg, gen.RPC{Table: *rpcTable, TypesPath: *rpcTypes, Package: *pkg})
+	} else {
+		src, err = gen.Generate(cfg)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "protogen: %s\n", textsafe.Escape(err.Error()))
 		return 2
