@@ -90,7 +90,7 @@ type Conn struct {
 
 	mu       sync.Mutex
 	pending  map[int64]*call
-	inflight map[string]context.CancelFunc // incoming requests by id text
+	inflight map[string]*inflight // incoming requests by id text
 	scopes   map[string]*scope
 	closed   bool
 
@@ -105,6 +105,14 @@ type Conn struct {
 	nstop    bool
 
 	done chan struct{}
+}
+
+// inflight is an incoming request being served.
+type inflight struct {
+	cancel context.CancelFunc
+	// byPeer is set when the peer cancelled the request: an error answer
+	// is then RequestCancelled, as a cancelled request's must be.
+	byPeer atomic.Bool
 }
 
 // scope is a cancellable piece of work registered under a key; its
@@ -124,7 +132,7 @@ type answer struct {
 // NewConn returns a connection that reads messages from r and writes them to
 // w. Nothing is read until Serve.
 func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
-	c := &Conn{r: r, w: w, opts: opts, pending: map[int64]*call{}, inflight: map[string]context.CancelFunc{}, scopes: map[string]*scope{}, done: make(chan struct{})}
+	c := &Conn{r: r, w: w, opts: opts, pending: map[int64]*call{}, inflight: map[string]*inflight{}, scopes: map[string]*scope{}, done: make(chan struct{})}
 	c.ncond = sync.NewCond(&c.nmu)
 	return c
 }
@@ -445,17 +453,23 @@ func (c *Conn) dispatch(ctx context.Context, h Handler, handlers *sync.WaitGroup
 	case kindRequest:
 		rctx, cancel := context.WithCancel(ctx)
 		key := string(m.id)
+		in := &inflight{cancel: cancel}
 		c.mu.Lock()
-		c.inflight[key] = cancel
+		c.inflight[key] = in
 		c.mu.Unlock()
 		handlers.Add(1)
 		go func() {
 			defer handlers.Done()
 			res, err := c.serveRequest(rctx, h, &Request{Method: m.method, ID: m.id, Params: m.params})
 			c.mu.Lock()
-			delete(c.inflight, key)
+			if c.inflight[key] == in {
+				delete(c.inflight, key)
+			}
 			c.mu.Unlock()
 			cancel()
+			if err != nil && in.byPeer.Load() {
+				err = &Error{Code: RequestCancelled, Message: "request cancelled"}
+			}
 			if werr := c.respond(m.id, res, err); werr != nil {
 				c.report(werr)
 			}
@@ -535,10 +549,11 @@ func (c *Conn) cancelIncoming(params []byte, lineNo int) {
 		return
 	}
 	c.mu.Lock()
-	cancel := c.inflight[string(id)]
+	in := c.inflight[string(id)]
 	c.mu.Unlock()
-	if cancel != nil {
-		cancel()
+	if in != nil {
+		in.byPeer.Store(true)
+		in.cancel()
 	}
 }
 

@@ -263,3 +263,23 @@ func TestClosedInputFailsWaitingCalls(t *testing.T) {
 		t.Errorf("Call after close = %v", err)
 	}
 }
+
+// A request the peer cancelled is answered with RequestCancelled when its
+// handler fails, whatever the handler's error.
+func TestCancelledRequestsErrorIsRequestCancelled(t *testing.T) {
+	srv := HandlerFunc(func(ctx context.Context, r *Request) (wire.Encodable, error) {
+		<-ctx.Done()
+		return nil, Errorf(MethodNotFound, "no method %s", r.Method)
+	})
+	in := `{"jsonrpc":"2.0","id":"a","method":"x"}` + "\n" + `{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":"a"}}` + "\n"
+	r, w := io.Pipe()
+	c := NewConn(strings.NewReader(in), w, Options{CancelMethod: "$/cancel_request", CancelMember: "requestId"})
+	go func() {
+		_ = c.Serve(context.Background(), srv)
+		w.Close()
+	}()
+	out, _ := io.ReadAll(r)
+	if want := `{"jsonrpc":"2.0","id":"a","error":{"code":-32800,"message":"request cancelled"}}` + "\n"; string(out) != want {
+		t.Errorf("got %s\nwant %s", out, want)
+	}
+}
