@@ -314,7 +314,8 @@ func (c *Conn) CancelScope(key string) bool {
 }
 
 // Serve reads and dispatches messages until the input ends, ctx ends or a
-// message cannot be read, then cancels the contexts of the handlers still
+// message cannot be read (a nil h serves nothing: requests are answered
+// MethodNotFound), then cancels the contexts of the handlers still
 // running, waits for them and fails the calls still waiting with
 // ErrClosed. It returns nil at the end of the input.
 func (c *Conn) Serve(ctx context.Context, h Handler) error {
@@ -485,6 +486,12 @@ func (c *Conn) serveRequest(ctx context.Context, h Handler, r *Request) (res wir
 			res, err = nil, &Error{Code: InternalError, Message: fmt.Sprintf("the handler of %s failed: %v", r.Method, p)}
 		}
 	}()
+	if h == nil {
+		if r.IsNotification() {
+			return nil, nil
+		}
+		return nil, &Error{Code: MethodNotFound, Message: "method not found: " + r.Method}
+	}
 	res, err = h.Handle(ctx, r)
 	if err != nil {
 		var rpcErr *Error
