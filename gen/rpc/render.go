@@ -485,7 +485,7 @@ func enumConst(t *model.Type, member, value string) ([2]string, error) {
 func (r *renderer) helpers(f *jen.File) {
 	for _, t := range r.unions {
 		w := wrapper(t)
-		decode, encode := jen.Id("Decode"+t.Name), jen.Id("Encode"+t.Name)
+		var decode, encode *jen.Statement
 		if t.External != nil {
 			decode, encode = jen.Qual(t.External.Path, "Decode"+t.External.Name), jen.Qual(t.External.Path, "Encode"+t.External.Name)
 		} else {
