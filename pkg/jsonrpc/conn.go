@@ -36,7 +36,8 @@ func (r *Request) IsNotification() bool { return r.ID == nil }
 // Handler serves what a connection receives. Handle is called for each
 // request on a goroutine of its own, so requests are served concurrently,
 // and for each notification on the connection's single notification
-// goroutine, in the order they arrived. For a request it returns the
+// goroutine, in the order they arrived; a request is handled only once
+// the notifications that arrived before it have been. For a request it returns the
 // result to send (nil sends null) or an error: an *Error is sent as it is,
 // the context's own cancellation as RequestCancelled, and any other error as
 // InternalError with its text. A notification's error goes to
@@ -458,9 +459,16 @@ func (c *Conn) dispatch(ctx context.Context, h Handler, handlers *sync.WaitGroup
 		c.mu.Lock()
 		c.inflight[key] = in
 		c.mu.Unlock()
+		c.nmu.Lock()
+		mark := c.nqueued
+		c.nmu.Unlock()
 		handlers.Add(1)
 		go func() {
 			defer handlers.Done()
+			// The handler sees every notification that came before
+			// the request: an agent's permission request after its
+			// tool_call update finds the update handled.
+			c.waitNotifications(mark)
 			res, err := c.serveRequest(rctx, h, &Request{Method: m.method, ID: m.id, Params: m.params})
 			c.mu.Lock()
 			if c.inflight[key] == in {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -281,5 +282,31 @@ func TestCancelledRequestsErrorIsRequestCancelled(t *testing.T) {
 	out, _ := io.ReadAll(r)
 	if want := `{"jsonrpc":"2.0","id":"a","error":{"code":-32800,"message":"request cancelled"}}` + "\n"; string(out) != want {
 		t.Errorf("got %s\nwant %s", out, want)
+	}
+}
+
+// A request is handled after the notifications that came before it.
+func TestRequestsSeeEarlierNotifications(t *testing.T) {
+	var handled atomic.Int64
+	release := make(chan struct{})
+	h := HandlerFunc(func(ctx context.Context, r *Request) (wire.Encodable, error) {
+		if r.IsNotification() {
+			<-release // the notification is slow to handle
+			handled.Add(1)
+			return nil, nil
+		}
+		return raw(strconv.FormatInt(handled.Load(), 10)), nil
+	})
+	in := `{"jsonrpc":"2.0","method":"update"}` + "\n" + `{"jsonrpc":"2.0","id":1,"method":"ask"}` + "\n"
+	r, w := io.Pipe()
+	c := NewConn(strings.NewReader(in), w, Options{})
+	go func() {
+		_ = c.Serve(context.Background(), h)
+		w.Close()
+	}()
+	go close(release)
+	out, _ := io.ReadAll(r)
+	if want := `{"jsonrpc":"2.0","id":1,"result":1}` + "\n"; string(out) != want {
+		t.Errorf("got %s, want the request answered after the notification: %s", out, want)
 	}
 }
