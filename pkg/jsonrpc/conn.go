@@ -103,7 +103,8 @@ type Conn struct {
 	nqueue   []*Request
 	nqueued  int64
 	nhandled int64
-	nstop    bool
+	nstop    bool // the input has ended: the queue is drained, then the worker exits
+	nexited  bool // the notification worker has exited
 
 	done chan struct{}
 }
@@ -274,7 +275,7 @@ func (c *Conn) forget(id int64) {
 
 func (c *Conn) waitNotifications(mark int64) {
 	c.nmu.Lock()
-	for c.nhandled < mark && !c.nstop {
+	for c.nhandled < mark && !c.nexited {
 		c.ncond.Wait()
 	}
 	c.nmu.Unlock()
@@ -506,7 +507,9 @@ func (c *Conn) serveRequest(ctx context.Context, h Handler, r *Request) (res wir
 		switch {
 		case errors.As(err, &rpcErr):
 			err = rpcErr
-		case ctx.Err() != nil && errors.Is(err, ctx.Err()):
+		case errors.Is(err, context.Canceled) || ctx.Err() != nil && errors.Is(err, ctx.Err()):
+			// Cancelled by the peer, or through a scope of the
+			// handler's context (a turn's session/cancel).
 			err = &Error{Code: RequestCancelled, Message: "request cancelled"}
 		default:
 			err = &Error{Code: InternalError, Message: err.Error()}
@@ -579,6 +582,8 @@ func (c *Conn) notifications(ctx context.Context, h Handler) {
 			c.ncond.Wait()
 		}
 		if len(c.nqueue) == 0 {
+			c.nexited = true
+			c.ncond.Broadcast()
 			c.nmu.Unlock()
 			return
 		}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -210,6 +211,14 @@ func exchange(t *testing.T, h Handler, in string, answers int) []string {
 
 func TestBadInputIsAnswered(t *testing.T) {
 	panics := HandlerFunc(func(ctx context.Context, r *Request) (wire.Encodable, error) {
+		switch r.Method {
+		case "cancelled": // by a context of its own, as a scope's
+			sub, cancel := context.WithCancel(ctx)
+			cancel()
+			return nil, fmt.Errorf("waiting: %w", sub.Err())
+		case "fails":
+			return nil, errors.New("disk full")
+		}
 		panic("boom")
 	})
 	for _, tc := range []struct{ in, want string }{
@@ -220,6 +229,8 @@ func TestBadInputIsAnswered(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":"x","method":"a","result":1}`, `{"jsonrpc":"2.0","id":"x","error":{"code":-32600,`},
 		{`{"jsonrpc":"2.0","id":{},"method":"a"}`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,`},
 		{`{"jsonrpc":"2.0","id":3,"method":"a"}`, `{"jsonrpc":"2.0","id":3,"error":{"code":-32603,"message":"the handler of a failed: boom"}}`},
+		{`{"jsonrpc":"2.0","id":4,"method":"cancelled"}`, `{"jsonrpc":"2.0","id":4,"error":{"code":-32800,"message":"request cancelled"}}`},
+		{`{"jsonrpc":"2.0","id":5,"method":"fails"}`, `{"jsonrpc":"2.0","id":5,"error":{"code":-32603,"message":"disk full"}}`},
 	} {
 		got := exchange(t, panics, tc.in+"\n", 1)
 		if len(got) == 1 && !strings.HasPrefix(got[0], tc.want) {
