@@ -456,9 +456,15 @@ func (r *renderer) serveOp(o *op) ([]jen.Code, error) {
 		if err != nil {
 			return nil, fmt.Errorf("method %q: %w", o.Method.Method, err)
 		}
-		// A turn cancelled by the peer ends with its answer, not an error.
-		body = append(body, jen.If(jen.Err().Op("!=").Nil().Op("&&").Id("ctx").Dot("Err").Call().Op("!=").Nil().Op("&&").Qual("errors", "Is").Call(jen.Err(), jen.Id("ctx").Dot("Err").Call())).Block(
-			jen.Return(jen.Op("&").Add(r.typ(o.result)).Values(jen.Dict{jen.Id(cancelled[0]): jen.Qual(r.cfg.TypesPath, cancelled[1])}), jen.Nil())))
+		// A turn the peer cancelled ends with the cancelled stop reason,
+		// whether the handler noticed (and returned the context's error)
+		// or finished the turn meanwhile.
+		body = append(body, jen.If(jen.Id("ctx").Dot("Err").Call().Op("!=").Nil()).Block(
+			jen.If(jen.Err().Op("==").Nil().Op("&&").Id("res").Op("!=").Nil()).Block(
+				jen.Id("res").Dot(cancelled[0]).Op("=").Qual(r.cfg.TypesPath, cancelled[1]),
+				jen.Return(jen.Id("res"), jen.Nil())),
+			jen.If(jen.Qual("errors", "Is").Call(jen.Err(), jen.Id("ctx").Dot("Err").Call())).Block(
+				jen.Return(jen.Op("&").Add(r.typ(o.result)).Values(jen.Dict{jen.Id(cancelled[0]): jen.Qual(r.cfg.TypesPath, cancelled[1])}), jen.Nil()))))
 	}
 	body = append(body,
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),

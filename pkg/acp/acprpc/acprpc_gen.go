@@ -447,8 +447,14 @@ func (x *agentHandler) Handle(ctx context.Context, r *jsonrpc.Request) (wire.Enc
 			ctx, end := x.conn.Scope(ctx, string(params.SessionID))
 			defer end()
 			res, err := x.h.SessionPrompt(ctx, params)
-			if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-				return &acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil
+			if ctx.Err() != nil {
+				if err == nil && res != nil {
+					res.StopReason = acp.StopReasonCancelled
+					return res, nil
+				}
+				if errors.Is(err, ctx.Err()) {
+					return &acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil
+				}
 			}
 			if err != nil {
 				return nil, err

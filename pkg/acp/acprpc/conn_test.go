@@ -37,10 +37,13 @@ func (a *testAgent) say(ctx context.Context, sid acp.SessionID, text string) err
 }
 
 func (a *testAgent) SessionPrompt(ctx context.Context, p *acp.PromptRequest) (*acp.PromptResponse, error) {
-	if t, ok := p.Prompt[0].(*acp.TextContent); ok && t.Text == "wait" {
+	if t, ok := p.Prompt[0].(*acp.TextContent); ok && (t.Text == "wait" || t.Text == "ignore") {
 		_ = a.say(ctx, p.SessionID, "waiting")
 		close(a.waiting)
 		<-ctx.Done()
+		if t.Text == "ignore" { // finishes the turn as if it had not noticed
+			return &acp.PromptResponse{StopReason: acp.StopReasonEndTurn}, nil
+		}
 		return nil, ctx.Err()
 	}
 	for _, s := range []string{"one", "two"} {
@@ -162,11 +165,20 @@ func TestPromptTurn(t *testing.T) {
 }
 
 func TestCancelledPromptEndsWithCancelled(t *testing.T) {
+	for _, prompt := range []string{"wait", "ignore"} {
+		t.Run(prompt, func(t *testing.T) { cancelledTurn(t, prompt) })
+	}
+}
+
+// cancelledTurn cancels a turn the agent answers with the context's error
+// (wait) or with a stop reason of its own (ignore): either way the answer
+// says cancelled.
+func cancelledTurn(t *testing.T, prompt string) {
 	a := &testAgent{waiting: make(chan struct{})}
 	client, fromAgent, fromClient := connect(t, a, &testClient{})
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { <-a.waiting; cancel() }()
-	_, err := client.SessionPrompt(ctx, &acp.PromptRequest{SessionID: "s1", Prompt: text("wait")})
+	_, err := client.SessionPrompt(ctx, &acp.PromptRequest{SessionID: "s1", Prompt: text(prompt)})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("SessionPrompt = %v, want context.Canceled", err)
 	}

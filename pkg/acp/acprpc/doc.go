@@ -10,8 +10,9 @@
 //
 // Requests are served concurrently and notifications in order; the
 // context of a SessionPrompt handler is cancelled when the client sends
-// session/cancel for its session, and a handler that then returns the
-// context's error answers with stopReason "cancelled", as ACP asks. A
+// session/cancel for its session, and the turn is then answered with
+// stopReason "cancelled", as ACP asks, whether the handler returns the
+// context's error or a result of its own. A
 // cancelled context on an outbound SessionPrompt sends session/cancel; on
 // any other call, $/cancel_request. Params and results are decoded
 // strictly, keep members and union variants this version does not know
