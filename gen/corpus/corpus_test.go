@@ -1,8 +1,12 @@
-package gen_test
+// Package corpus holds the test of protogen on the schemas of other agent
+// protocols, in a package of its own so that its compile of the generated
+// packages has a time budget of its own.
+package corpus
 
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,7 +20,7 @@ import (
 	"github.com/agentproto/agentproto/gen"
 )
 
-// corpusEntry is one schema of testdata/corpus/corpus.json: an agent
+// corpusEntry is one schema of testdata/corpus.json: an agent
 // protocol's published schema with examples published beside it, each in
 // examples/TYPE/, TYPE being the schema definition it is an instance of.
 type corpusEntry struct {
@@ -86,7 +90,7 @@ func TestAgentProtocolCorpus(t *testing.T) {
 	if err != nil {
 		t.Skip("no go command on PATH to compile the output with")
 	}
-	b, err := os.ReadFile("testdata/corpus/corpus.json")
+	b, err := os.ReadFile("testdata/corpus.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,9 +98,9 @@ func TestAgentProtocolCorpus(t *testing.T) {
 		Schemas []corpusEntry `json:"schemas"`
 	}
 	if err := json.Unmarshal(b, &c); err != nil {
-		t.Fatalf("testdata/corpus/corpus.json: %v", err)
+		t.Fatalf("testdata/corpus.json: %v", err)
 	}
-	out, err := os.MkdirTemp("testdata", "corpus-out-")
+	out, err := os.MkdirTemp("testdata", "out-")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +131,7 @@ var (
 // generateCorpus writes e's package and a test of its examples under out.
 func generateCorpus(t *testing.T, e corpusEntry, out string) (string, bool) {
 	t.Helper()
-	dir := filepath.Join("testdata/corpus", e.Name)
+	dir := filepath.Join("testdata", e.Name)
 	for _, f := range []string{"LICENSE", "PROVENANCE"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("the entry has no %s: %v", f, err)
@@ -328,3 +332,21 @@ func normal(v any) any {
 	return v
 }
 `
+
+func readJSON(t *testing.T, path string) any {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	v, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return v
+}
+
+func fileURL(abs string) string {
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
+}
