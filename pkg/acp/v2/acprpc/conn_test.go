@@ -69,7 +69,7 @@ func TestV2PromptAndCancel(t *testing.T) {
 	sent := &buffer{}
 	a := &agent{started: make(chan struct{})}
 	a.client = acprpc.NewAgentSide(ar, aw)
-	cs := acprpc.NewClientSide(cr, io.MultiWriter(cw, sent))
+	cs := acprpc.NewClientSide(cr, io.MultiWriter(sent, cw))
 	c := &client{}
 	var wg sync.WaitGroup
 	wg.Add(2)
