@@ -1,5 +1,4 @@
-// Command acp-agent is a minimal ACP agent: it streams its reply, asks
-// permission, and reads a file through the editor.
+// Command acp-agent is a minimal ACP agent: it streams, asks, and reads a file through the editor.
 package main
 
 import (
@@ -9,17 +8,20 @@ import (
 
 	"github.com/agentproto/agentproto/pkg/acp"
 	"github.com/agentproto/agentproto/pkg/acp/acprpc"
+	"github.com/agentproto/agentproto/pkg/wire"
 )
 
 type agent struct {
 	acprpc.UnimplementedAgent
-	client *acprpc.AgentSide
-	cwd    string
+	client  *acprpc.AgentSide
+	cwd     string
+	canRead bool // the client serves fs/read_text_file
 }
 
 func (a *agent) Initialize(_ context.Context, p *acp.InitializeRequest) (*acp.InitializeResponse, error) {
-	yes := true
-	return &acp.InitializeResponse{ProtocolVersion: 1,
+	c, yes := p.ClientCapabilities, true
+	a.canRead = c != nil && c.Fs != nil && c.Fs.ReadTextFile != nil && *c.Fs.ReadTextFile
+	return &acp.InitializeResponse{ProtocolVersion: 1, AgentInfo: wire.Some(acp.Implementation{Name: "acp-agent", Version: "0.1.0"}),
 		AgentCapabilities: &acp.AgentCapabilities{PromptCapabilities: &acp.PromptCapabilities{Image: &yes, Audio: &yes, EmbeddedContext: &yes}},
 		AuthMethods:       []acp.AuthMethod{&acp.AuthMethodAgent{ID: "none", Name: "No login"}}}, nil
 }
@@ -33,21 +35,20 @@ func (a *agent) SessionNew(_ context.Context, p *acp.NewSessionRequest) (*acp.Ne
 	return &acp.NewSessionResponse{SessionID: "s1"}, nil
 }
 
-func (a *agent) say(ctx context.Context, s acp.SessionID, text string) error {
-	return a.client.SessionUpdate(ctx, &acp.SessionNotification{SessionID: s, Update: &acp.AgentMessageChunk{Content: &acp.TextContent{Text: text}}})
-}
-
 func (a *agent) SessionPrompt(ctx context.Context, p *acp.PromptRequest) (*acp.PromptResponse, error) {
 	path := filepath.Join(a.cwd, "src", "parser.ts")
-	_ = a.say(ctx, p.SessionID, "May I read "+path+"?")
+	say := func(text string) {
+		_ = a.client.SessionUpdate(ctx, &acp.SessionNotification{SessionID: p.SessionID, Update: &acp.AgentMessageChunk{Content: &acp.TextContent{Text: text}}})
+	}
+	say("May I read " + path + "?")
 	perm, err := a.client.SessionRequestPermission(ctx, &acp.RequestPermissionRequest{SessionID: p.SessionID, ToolCall: acp.ToolCallUpdate{ToolCallID: "read"},
 		Options: []acp.PermissionOption{{OptionID: "allow-once", Name: "Allow", Kind: acp.PermissionOptionKindAllowOnce}, {OptionID: "reject-once", Name: "Reject", Kind: acp.PermissionOptionKindRejectOnce}}})
 	if err != nil {
 		return nil, err // a cancelled turn answers stopReason cancelled
 	}
-	if sel, ok := perm.Outcome.(*acp.SelectedPermissionOutcome); ok && sel.OptionID == "allow-once" {
+	if sel, ok := perm.Outcome.(*acp.SelectedPermissionOutcome); ok && sel.OptionID == "allow-once" && a.canRead {
 		if file, err := a.client.FsReadTextFile(ctx, &acp.ReadTextFileRequest{SessionID: p.SessionID, Path: path}); err == nil {
-			_ = a.say(ctx, p.SessionID, "It reads:\n"+file.Content)
+			say("It reads:\n" + file.Content)
 		}
 	}
 	return &acp.PromptResponse{StopReason: acp.StopReasonEndTurn}, nil
