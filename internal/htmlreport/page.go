@@ -2,11 +2,9 @@ package htmlreport
 
 import (
 	"bufio"
-	"bytes"
 	"crypto/sha256"
 	_ "embed"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"html"
 	"io"
@@ -36,6 +34,7 @@ func hash(s string) string {
 // lifecycles are arrays rather than objects, to keep large reports small;
 // report.js names their positions.
 type jsTrace struct {
+	N        int               `json:"n"` // the trace's number, 1 for the first begun
 	Name     string            `json:"name"`
 	Protocol string            `json:"protocol"`
 	Dialect  string            `json:"dialect"`
@@ -68,18 +67,9 @@ type jsTrace struct {
 	Bounded    bool `json:"bounded"`
 }
 
-// jsReport is the page's data, as WriteTo writes it (in parts).
-type jsReport struct {
-	Title  string     `json:"title"`
-	Traces []*jsTrace `json:"traces"`
-	// Rules describes the rules of the findings shown.
-	Rules map[string]string `json:"rules"`
-}
-
-// jsTraceOf returns t as the page's script reads it, and adds the rules of
-// its findings to rules.
-func (r *Report) jsTraceOf(t *traceData, rules map[string]string) *jsTrace {
-	jt := &jsTrace{Name: inert(t.name), Peers: map[string]string{}, Lines: t.sum.Lines, Messages: t.sum.Messages,
+// jsTraceOf returns t as the page's script reads it.
+func (r *Report) jsTraceOf(t *traceData) *jsTrace {
+	jt := &jsTrace{N: t.n, Name: inert(t.name), Peers: map[string]string{}, Lines: t.sum.Lines, Messages: t.sum.Messages,
 		Errors: t.sum.Errors, Warnings: t.sum.Warnings, ByType: sortedCounts(t.sum.ByType), ByRule: sortedCounts(t.sum.ByRule),
 		Groups: t.view.groups, MoreLives: t.view.moreLives, MoreGroups: t.view.moreGroups, Omitted: t.omitted, Ranges: t.ranges, Cut: t.cutLines, MaxLine: r.opts.MaxLine, Bounded: t.bounded}
 	if jt.Groups == nil {
@@ -129,9 +119,6 @@ func (r *Report) jsTraceOf(t *traceData, rules map[string]string) *jsTrace {
 			sev = "warning"
 		}
 		jt.Findings = append(jt.Findings, []any{f.line, sev, f.rule, f.pointer, f.message, f.requirement, f.side})
-		if _, ok := rules[f.rule]; !ok && r.opts.RuleHelp != nil {
-			rules[f.rule] = inert(r.opts.RuleHelp(f.rule))
-		}
 	}
 	jt.Lives = make([][]any, 0, len(t.view.lives))
 	for _, l := range t.view.lives {
@@ -145,9 +132,9 @@ func (r *Report) jsTraceOf(t *traceData, rules map[string]string) *jsTrace {
 	return jt
 }
 
-// keepEnded writes the traces that have ended, from the first on, to the
-// spool of the page's data and forgets them: memory holds only the traces
-// still being read.
+// keepEnded counts the traces that have ended, from the first on, keeps
+// what the page needs of them, and forgets them: memory holds only the
+// traces still being read.
 func (r *Report) keepEnded() {
 	i := 0
 	for ; i < len(r.traces) && r.traces[i].ended; i++ {
@@ -159,25 +146,32 @@ func (r *Report) keepEnded() {
 	}
 }
 
-// keep adds t's JSON to the spool of the page's data.
+// keep counts t, keeps its row of the overview, and its data, if it is
+// among the worst, in the spool of the page's data.
 func (r *Report) keep(t *traceData) {
-	if r.err != nil {
+	if r.opts.RuleHelp != nil {
+		for _, f := range t.findings {
+			if _, ok := r.rules[f.rule]; !ok {
+				r.rules[f.rule] = inert(r.opts.RuleHelp(f.rule))
+			}
+		}
+	}
+	w := r.overviewRow(t)
+	if r.err != nil || !r.detailed.admit(w, r.opts.MaxDetailed) {
 		return
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(true)
-	if err := enc.Encode(r.jsTraceOf(t, r.rules)); err != nil {
-		r.err = fmt.Errorf("htmlreport: encoding the data: %w", err)
+	b, err := marshalHTML(r.jsTraceOf(t))
+	if err != nil {
+		r.fail(err)
 		return
 	}
-	if r.kept > 0 {
-		r.done.WriteString(",")
+	w.off, w.size = r.details.Size(), int64(len(b))
+	if _, err := r.details.Write(b); err != nil {
+		r.fail(fmt.Errorf("htmlreport: %w", err))
+		return
 	}
-	r.kept++
-	if _, err := r.done.Write(bytes.TrimSuffix(b.Bytes(), []byte("\n"))); err != nil {
-		r.err = fmt.Errorf("htmlreport: %w", err)
-	}
+	// The data of a trace it drops stays in the spool, not in the page.
+	r.detailed.add(w, r.opts.MaxDetailed)
 }
 
 // WriteTo writes the page.
@@ -187,33 +181,22 @@ func (r *Report) WriteTo(w io.Writer) (int64, error) {
 	fmt.Fprintf(cw, "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"referrer\" content=\"no-referrer\">\n<title>%s</title>\n", html.EscapeString(inert(r.opts.Title)))
 	fmt.Fprintf(cw, "<style>%s</style>\n</head>\n<body>\n", pageCSS)
 	fmt.Fprintf(cw, "<noscript><p>This report shows its traces with its own script, which the browser did not run. The findings, as text, are what <code>validate</code> prints without <code>--format html</code>.</p></noscript>\n")
-	// The data: JSON, with <, > and & escaped by encoding/json (so no
-	// "</script" can occur), in a script element the browser never runs.
+	// The data: JSON lines, the overview then a trace a line, with <, >
+	// and & escaped by encoding/json (so no "</script" can occur), in a
+	// script element the browser never runs.
 	cw.WriteString("<script type=\"application/json\" id=\"report-data\">")
-	// It is jsReport, written in parts: the traces come from the spool.
 	for _, t := range r.traces {
-		r.keep(t)
+		t.end(t.sum)
 	}
-	r.traces = nil
-	defer r.done.Reset()
+	r.keepEnded()
+	defer r.details.Reset()
 	if r.err != nil {
 		return cw.n, r.err
 	}
-	title, err := json.Marshal(inert(r.opts.Title)) // escapes <, > and & as before
-	if err != nil {
-		return cw.n, fmt.Errorf("htmlreport: encoding the data: %w", err)
-	}
-	cw.WriteString(`{"title":` + string(title) + `,"traces":[`)
-	if err := r.done.CopyTo(cw); err != nil {
+	if err := r.writeData(cw); err != nil {
 		return cw.n, err
 	}
-	cw.WriteString(`],"rules":`)
-	rules, err := json.Marshal(r.rules)
-	if err != nil {
-		return cw.n, fmt.Errorf("htmlreport: encoding the data: %w", err)
-	}
-	cw.Write(rules)
-	cw.WriteString("}\n</script>\n")
+	cw.WriteString("\n</script>\n")
 	fmt.Fprintf(cw, "<script>%s</script>\n</body>\n</html>\n", pageJS)
 	if cw.err != nil {
 		return cw.n, cw.err

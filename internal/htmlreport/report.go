@@ -12,10 +12,18 @@
 // Content-Security-Policy allows that script and that style sheet, by their
 // hashes, and nothing else.
 //
+// A report of several traces opens on an overview: the run's totals, the
+// findings by side and by rule, and a table of the traces, worst first,
+// sortable and filtered by side, rule and text, each row a link to its
+// trace.
+//
 // A Report is fed as the engine runs (validate.FileOptions.Message and the
 // findings) and written once at the end. Past a bound (Options.MaxRows,
-// Options.MaxBytes) it keeps only the messages around findings, and says
-// what it left out.
+// Options.MaxBytes) it keeps only the messages of a trace around its
+// findings; past Options.MaxListed traces the table lists the worst, and
+// past Options.MaxDetailed traces or Options.MaxDetailBytes of their data
+// the page holds the messages of the worst only. Each time it says what it
+// left out, and how to see it.
 package htmlreport
 
 import (
@@ -49,27 +57,48 @@ type Options struct {
 	// RuleHelp, if set, describes a rule in a sentence ("" for none),
 	// shown with each finding of the rule.
 	RuleHelp func(rule string) string
+	// MaxListed is the number of traces the overview's table lists,
+	// the worst (most errors, then most warnings) (0:
+	// DefaultMaxListed). The others are counted, not listed.
+	MaxListed int
+	// MaxDetailed is the number of traces whose messages the page
+	// holds, the worst; MaxDetailBytes bounds their data, the worst
+	// trace's always held (0: DefaultMaxDetailed,
+	// DefaultMaxDetailBytes). The table lists the others with their
+	// counts, and says how to see their messages.
+	MaxDetailed    int
+	MaxDetailBytes int64
 }
 
 // Defaults of Options.
 const (
-	DefaultMaxRows  = 50000
-	DefaultMaxBytes = 48 << 20
-	DefaultMaxLine  = 64 << 10
-	DefaultContext  = 3
+	DefaultMaxRows        = 50000
+	DefaultMaxBytes       = 48 << 20
+	DefaultMaxLine        = 64 << 10
+	DefaultContext        = 3
+	DefaultMaxListed      = 10000
+	DefaultMaxDetailed    = 10000
+	DefaultMaxDetailBytes = 64 << 20
 )
 
 // Report collects traces, their messages and their findings. A trace that
-// has ended is written out, as the page's data, to a spool (in memory while
-// small, then in a temporary file): memory does not grow with the number of
-// traces.
+// has ended leaves counts, its row of the overview if it is among the
+// Options.MaxListed worst, and its data, if it is among the
+// Options.MaxDetailed worst, in a spool (in memory while small, then in a
+// temporary file): memory does not grow with the number of traces.
 type Report struct {
-	opts   Options
-	traces []*traceData // not yet in done, in order
-	done   spool.Spool  // the JSON of the traces written, separated by commas
-	kept   int          // traces in done
-	rules  map[string]string
-	err    error
+	opts     Options
+	traces   []*traceData // not yet ended and counted, in order
+	seq      int          // traces begun
+	details  spool.Spool  // the JSON of traces' data, a line each
+	listed   worstHeap    // the rows of the table
+	detailed worstHeap    // the traces whose data is in details
+	unlisted tally
+	totals   totals
+	sides    map[string]*tally
+	byRule   map[string]*tally
+	rules    map[string]string
+	err      error
 }
 
 // New returns an empty report.
@@ -89,7 +118,17 @@ func New(o Options) *Report {
 	if o.Title == "" {
 		o.Title = "agentproto trace report"
 	}
-	return &Report{opts: o, rules: map[string]string{}}
+	if o.MaxListed <= 0 {
+		o.MaxListed = DefaultMaxListed
+	}
+	if o.MaxDetailed <= 0 {
+		o.MaxDetailed = DefaultMaxDetailed
+	}
+	o.MaxDetailed = min(o.MaxDetailed, o.MaxListed)
+	if o.MaxDetailBytes <= 0 {
+		o.MaxDetailBytes = DefaultMaxDetailBytes
+	}
+	return &Report{opts: o, rules: map[string]string{}, sides: map[string]*tally{}, byRule: map[string]*tally{}}
 }
 
 // row is one message of a trace, as kept.
@@ -116,6 +155,7 @@ type finding struct {
 
 // traceData is one trace of the report.
 type traceData struct {
+	n        int // 1-based, in the order the traces began
 	name     string
 	view     *view
 	rows     []*row
@@ -139,7 +179,8 @@ func (r *Report) trace(name string) *traceData {
 	if n := len(r.traces); n > 0 && r.traces[n-1].name == name && !r.traces[n-1].ended {
 		return r.traces[n-1]
 	}
-	t := &traceData{name: name, view: newView()}
+	r.seq++
+	t := &traceData{n: r.seq, name: name, view: newView()}
 	r.traces = append(r.traces, t)
 	return t
 }
@@ -225,14 +266,18 @@ func (r *Report) Finding(f validate.Finding) {
 
 // End closes the trace file with its summary.
 func (r *Report) End(file string, sum validate.Summary) {
-	t := r.trace(file)
+	r.trace(file).end(sum)
+	r.keepEnded()
+}
+
+// end closes the trace with its summary.
+func (t *traceData) end(sum validate.Summary) {
 	for _, rw := range t.ring {
 		t.drop(rw)
 	}
 	t.ring = nil
 	t.sum = sum
 	t.ended = true
-	r.keepEnded()
 }
 
 // inert shows the characters a browser may act on rather than show (C1

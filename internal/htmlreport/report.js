@@ -2,8 +2,31 @@
   'use strict';
   // Everything from a trace reaches the page as text (textContent, text
   // nodes, option labels): no markup is ever parsed from the data.
-  var D = JSON.parse(document.getElementById('report-data').textContent);
+  // The data is JSON lines: the overview first, then a trace a line,
+  // each parsed when it is first opened.
+  var RAW = document.getElementById('report-data').textContent;
+  var NL = RAW.indexOf('\n');
+  var D = JSON.parse(NL < 0 ? RAW : RAW.slice(0, NL));
+  var LINES = null, CACHE = new Map(), BYN = new Map();
+  D.list.forEach(function (e) { BYN.set(e[0], e); });
+  // A report of one trace opens on it; of several, on the overview.
+  var FOLDER = D.totals.traces > 1;
   var ROW = 27, FIND = 20, GAP = 28, MAXF = 6;
+  // A row of the overview's table: [n, name, errors, warnings, lines,
+  // messages, protocol, dialect, sides, rules, line of the data].
+  var L_N = 0, L_NAME = 1, L_ERR = 2, L_WARN = 3, L_MSG = 5, L_PROTO = 6, L_DIALECT = 7, L_SIDES = 8, L_RULES = 9, L_DATA = 10;
+
+  // traceData returns trace n, prepared, or null if the page does not
+  // hold its messages.
+  function traceData(n) {
+    var e = BYN.get(n);
+    if (!e || !e[L_DATA]) return null;
+    if (!CACHE.has(n)) {
+      if (!LINES) LINES = RAW.split('\n');
+      CACHE.set(n, prepare(JSON.parse(LINES[e[L_DATA]])));
+    }
+    return CACHE.get(n);
+  }
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -22,14 +45,16 @@
   function fmt(n) { return Number(n).toLocaleString('en-US'); }
   function plural(n, w) { return fmt(n) + ' ' + w + (n === 1 ? '' : 's'); }
 
-  // Links: #L123 in the first trace, #t2-L123 in the second.
-  function hashOf(t, line) { return (t === 0 ? '#L' : '#t' + (t + 1) + '-L') + line; }
+  // Links: #L123 in the first trace, #t2-L123 in the second, #t2 the
+  // second trace itself; #overview (or none) the overview of several.
+  function hashOf(t, line) { return (t === 1 ? '#L' : '#t' + t + '-L') + line; }
+  function traceHash(t) { return '#t' + t; }
   function parseHash(h) {
-    var m = /^#(?:t(\d+)-)?L(\d+)$/.exec(h || '');
+    var m = /^#(?:t(\d+)(?:-L(\d+))?|L(\d+))$/.exec(h || '');
     if (!m) return null;
-    var t = m[1] ? parseInt(m[1], 10) - 1 : 0;
-    if (t < 0 || t >= D.traces.length) return null;
-    return { t: t, line: parseInt(m[2], 10) };
+    var t = m[1] ? parseInt(m[1], 10) : 1;
+    if (!BYN.has(t)) return null;
+    return { t: t, line: parseInt(m[2] || m[3] || '0', 10) };
   }
   function lineLink(t, line, text) {
     var a = el('a', 'lnk', text);
@@ -106,7 +131,7 @@
   function filtering() { return S.errs || S.finds || S.group >= 0 || S.method !== '' || S.q !== ''; }
 
   function refilter() {
-    var T = D.traces[S.t];
+    var T = CT;
     var f = filtering();
     vis = [];
     for (var i = 0; i < T.items.length; i++) {
@@ -150,7 +175,7 @@
     add(box, el('span', 'lbl', r.label || (r.text ? '(unlabelled)' : '(empty)')));
     if (r.answers) add(box, lineLink(S.t, r.answers, '↩ L' + r.answers));
     if (r.answeredBy) add(box, lineLink(S.t, r.answeredBy, '→ L' + r.answeredBy));
-    var T = D.traces[S.t];
+    var T = CT;
     if (T.groups.length > 1 && r.groups.length) {
       // The session (job, run) as a chip, its colour from its name.
       var g = r.groups[r.groups.length - 1], name = T.groups[g], id = name.slice(name.indexOf(' ') + 1);
@@ -288,15 +313,26 @@
     return { pre: pre, found: found, path: foundPath };
   }
 
+  // noRow says, truly, why a line has no message in the timeline.
+  function noRow(T, line) {
+    if (line <= 0) return 'About the whole trace.';
+    if (line > T.lines) return 'This trace has ' + plural(T.lines, 'line') + ': there is no line ' + fmt(line) + '.';
+    for (var i = 0; i < T.ranges.length; i++) {
+      var g = T.ranges[i];
+      if (line >= g[0] && line <= g[1]) return 'Line ' + fmt(line) + ' is one of the ' + plural(T.omitted, 'message') + ' this report leaves out of the trace (lines ' + fmt(g[0]) + '–' + fmt(g[1]) + ' here): past the size it shows whole, it keeps the messages near a finding, as the notice above the timeline says.';
+    }
+    return 'Line ' + fmt(line) + ' holds no message: it is blank, or part of a record whose message is on another line (an SSE event\'s data line, say).';
+  }
+
   function showDetail(line) {
-    var T = D.traces[S.t];
+    var T = CT;
     var r = T.byLine.get(line);
     detail.textContent = '';
     detail.scrollTop = 0;
     if (!r) {
       var fs = T.orphans.filter(function (f) { return f.line === line; });
-      add(detail, el('h2', null, 'Line ' + line));
-      add(detail, el('p', 'sub', line > 0 ? 'This line is not among the messages kept in this report (see the note at the top).' : 'About the whole trace.'));
+      add(detail, el('h2', null, line > 0 ? 'Line ' + line : 'The whole trace'));
+      add(detail, el('p', 'sub', noRow(T, line)));
       fs.forEach(function (f) { detail.appendChild(findingCard(f, null, false)); });
       return;
     }
@@ -362,9 +398,11 @@
     if (location.hash !== h) location.hash = h; else select(t, line);
   }
 
+  // select opens trace t (if it is not open) at line (none: 0).
   function select(t, line) {
-    if (t !== S.t) openTrace(t);
-    var T = D.traces[S.t];
+    if (t !== S.t || VIEW !== 'trace') openTrace(t);
+    if (!CT || line <= 0) return;
+    var T = CT;
     S.sel = line;
     S.fsel = 0;
     var r = T.byLine.get(line);
@@ -383,19 +421,26 @@
     showDetail(line);
   }
 
-  // The page.
-  var header = el('header'), toolbar = el('div', 'toolbar'), main = el('main');
+  // The page: a trace's header, toolbar and timeline, and (with several
+  // traces) the overview; one of them is shown.
+  var VIEW = '', CT = null;
+  var header = el('header'), toolbar = el('div', 'toolbar'), main = el('main'), ov = el('main');
   var tl = el('div'), sizer = el('div'), detail = el('aside'), shown = el('span');
-  tl.id = 'tl'; sizer.id = 'sizer'; detail.id = 'detail'; shown.id = 'shown';
+  tl.id = 'tl'; sizer.id = 'sizer'; detail.id = 'detail'; shown.id = 'shown'; ov.id = 'overview';
+  detail.setAttribute('aria-label', 'the selected message');
+  toolbar.setAttribute('role', 'search');
   var lanehead = el('div'); lanehead.id = 'lanehead';
   add(tl, lanehead, sizer);
   add(main, tl, detail);
-  add(document.body, header, toolbar, main);
+  add(document.body, header, toolbar, main, ov);
 
   var cErrs = el('input'), cFinds = el('input'), sGroup = el('select'), sMethod = el('select'), q = el('input');
   cErrs.type = cFinds.type = 'checkbox'; cErrs.id = 'f-errors'; cFinds.id = 'f-findings';
   sGroup.id = 'f-group'; sMethod.id = 'f-method';
+  sGroup.setAttribute('aria-label', 'session, job or run');
+  sMethod.setAttribute('aria-label', 'message type');
   q.type = 'search'; q.id = 'f-search'; q.placeholder = 'search the messages';
+  q.setAttribute('aria-label', 'search the messages');
   function labelled(input, text) { var l = el('label'); add(l, input, ' ' + text); return l; }
   add(toolbar, labelled(cErrs, 'errors only'), labelled(cFinds, 'with findings'), sGroup, sMethod, q, shown);
   cErrs.addEventListener('change', function () { S.errs = cErrs.checked; refilter(); });
@@ -416,20 +461,27 @@
   tl.addEventListener('scroll', function () {
     if (!raf) raf = requestAnimationFrame(function () { raf = 0; draw(); });
   });
-  window.addEventListener('resize', function () { drawn = ''; draw(); });
-  window.addEventListener('hashchange', function () {
+  window.addEventListener('resize', function () { if (VIEW === 'trace') { drawn = ''; draw(); } });
+  window.addEventListener('hashchange', route);
+
+  // route shows what the address names: a trace (and line), else the
+  // overview, or the one trace of a report of one.
+  function route() {
     var h = parseHash(location.hash);
     if (h) select(h.t, h.line);
-  });
+    else if (FOLDER) showOverview();
+    else if (D.list.length && VIEW !== 'trace') openTrace(D.list[0][L_N]);
+  }
 
   // Keys: j or ↓ the next message shown, k or ↑ the one before, n the
   // next with a finding, p the one before it.
   document.addEventListener('keydown', function (ev) {
-    if (ev.ctrlKey || ev.metaKey || ev.altKey || /^(INPUT|SELECT|TEXTAREA)$/.test(ev.target.tagName)) return;
+    if (VIEW !== 'trace' || !CT) return;
+    if (ev.ctrlKey || ev.metaKey || ev.altKey || /^(INPUT|SELECT|TEXTAREA|BUTTON)$/.test(ev.target.tagName)) return;
     var step = { j: 1, ArrowDown: 1, k: -1, ArrowUp: -1, n: 1, p: -1 }[ev.key];
     if (!step) return;
     var onlyFindings = ev.key === 'n' || ev.key === 'p';
-    var T = D.traces[S.t], r = T.byLine.get(S.sel), k = r ? vis.indexOf(r) : (step > 0 ? -1 : vis.length);
+    var T = CT, r = T.byLine.get(S.sel), k = r ? vis.indexOf(r) : (step > 0 ? -1 : vis.length);
     for (k += step; k >= 0 && k < vis.length; k += step) {
       var it = vis[k];
       if (!it.gap && (!onlyFindings || it.f.length)) { ev.preventDefault(); go(S.t, it.line); return; }
@@ -450,21 +502,45 @@
     return box;
   }
 
+  function show(view) {
+    VIEW = view;
+    ov.hidden = view !== 'overview';
+    header.hidden = view === 'overview';
+    toolbar.hidden = main.hidden = view !== 'trace';
+  }
+
+  function count(id, cls, n, w) { var s = el('span', cls); s.id = id; add(s, el('span', 'n', fmt(n)), ' ' + w + (n === 1 ? '' : 's')); return s; }
+
+  // quoted writes s as one word of a POSIX shell.
+  function quoted(s) { return /^[\w.\/@%+=:,-]+$/.test(s) ? s : "'" + s.replace(/'/g, "'\\''") + "'"; }
+
+  // traceHeading heads a trace's page: in a report of several, the way
+  // back to the overview and to the traces before and after it in the
+  // table.
+  function traceHeading(t) {
+    var h1 = el('h1');
+    if (FOLDER) {
+      var back = el('a', null, '← all ' + plural(D.totals.traces, 'trace'));
+      back.href = '#overview'; back.id = 'back';
+      add(h1, back);
+      var order = OV.rows || D.list, at = -1;
+      for (var i = 0; i < order.length; i++) if (order[i][L_N] === t) { at = i; break; }
+      if (at > 0) { var pv = el('a', 'nav', '‹ previous'); pv.href = traceHash(order[at - 1][L_N]); pv.id = 'prev-trace'; add(h1, pv); }
+      if (at >= 0 && at + 1 < order.length) { var nx = el('a', 'nav', 'next ›'); nx.href = traceHash(order[at + 1][L_N]); nx.id = 'next-trace'; add(h1, nx); }
+    }
+    add(h1, el('span', null, D.title));
+    return h1;
+  }
+
   function openTrace(t) {
     S.t = t; S.sel = 0; S.errs = S.finds = false; S.group = -1; S.method = ''; S.q = '';
-    var T = prepare(D.traces[t]);
-    document.title = T.name + ' — ' + D.title;
+    var T = traceData(t);
+    CT = T;
     header.textContent = '';
-    var h1 = el('h1');
-    add(h1, D.title);
-    if (D.traces.length > 1) {
-      var ts = el('select'); ts.id = 'trace';
-      D.traces.forEach(function (x, k) { option(ts, k, (k + 1) + '. ' + x.name + ' — ' + plural(x.errors, 'error') + ', ' + plural(x.warnings, 'warning')); });
-      ts.value = String(t);
-      ts.addEventListener('change', function () { openTrace(parseInt(ts.value, 10)); history.replaceState(null, '', location.pathname + location.search); });
-      h1.appendChild(ts);
-    }
-    header.appendChild(h1);
+    header.appendChild(traceHeading(t));
+    if (!T) { openLeftOut(t); return; }
+    show('trace');
+    document.title = T.name + ' — ' + D.title;
     var meta = el('div', 'meta'); meta.id = 'trace-meta';
     add(meta, el('b', null, T.name), ' · ', T.protocol ? T.protocol.toUpperCase() + ' ' + T.dialect : 'no protocol recognised');
     if (T.note) add(meta, ' — ', T.note);
@@ -473,7 +549,6 @@
     add(peers, T.lanes[0] + ': ', el('b', null, T.peers.client || 'not named in the trace'), ' · ' + T.lanes[1] + ': ', el('b', null, T.peers.agent || 'not named in the trace'));
     header.appendChild(peers);
     var counts = el('div', 'counts'); counts.id = 'counts';
-    function count(id, cls, n, w) { var s = el('span', cls); s.id = id; add(s, el('span', 'n', fmt(n)), ' ' + w + (n === 1 ? '' : 's')); return s; }
     add(counts, count('c-lines', null, T.lines, 'line'), count('c-messages', null, T.messages, 'message'), count('c-errors', 'e', T.errors, 'error'), count('c-warnings', 'w', T.warnings, 'warning'), count('c-groups', null, T.groups.length, T.protocol === 'arcan' ? 'run' : T.protocol === 'arcp' ? 'session/job' : 'session'), count('c-lives', null, T.lives.length, 'lifecycle'));
     header.appendChild(counts);
     if (T.omitted > 0 || T.cut > 0 || T.moreLives > 0 || T.moreGroups > 0) {
@@ -535,7 +610,7 @@
     detail.textContent = '';
     var hint = 'Select a message to see it whole, with its findings and lifecycles.';
     if (T.orphans.length) {
-      add(detail, el('div', 'sub', 'Findings about the whole trace or about lines left out:'));
+      add(detail, el('div', 'sub', 'Findings about the whole trace or about lines not in the timeline:'));
       T.orphans.forEach(function (f) {
         var c = findingCard(f, null, false);
         if (f.line > 0) c.insertBefore(lineLink(t, f.line, 'L' + f.line + ' '), c.firstChild);
@@ -545,12 +620,256 @@
     detail.appendChild(el('div', 'sub', hint));
   }
 
-  if (!D.traces.length) {
+  // openLeftOut shows a trace whose messages the page does not hold: its
+  // counts, and how to see it.
+  function openLeftOut(t) {
+    show('left');
+    var e = BYN.get(t);
+    document.title = e[L_NAME] + ' — ' + D.title;
+    var meta = el('div', 'meta'); meta.id = 'trace-meta';
+    add(meta, el('b', null, e[L_NAME]), ' · ', e[L_PROTO] ? e[L_PROTO].toUpperCase() + ' ' + e[L_DIALECT] : 'no protocol recognised');
+    header.appendChild(meta);
+    var counts = el('div', 'counts'); counts.id = 'counts';
+    add(counts, count('c-lines', null, e[4], 'line'), count('c-messages', null, e[L_MSG], 'message'), count('c-errors', 'e', e[L_ERR], 'error'), count('c-warnings', 'w', e[L_WARN], 'warning'));
+    header.appendChild(counts);
+    var n = el('div', 'notice'); n.id = 'left-out';
+    add(n, 'This report does not hold the messages of this trace: it holds those of the ' + plural(D.list.length - D.left, 'trace') + ' with the most errors and warnings' +
+      ' (at most ' + fmt(D.maxDetailed) + ' traces and ' + fmt(Math.round(D.maxDetailBytes / 1048576)) + ' MB of their data). To see its messages and findings, make its own report: ',
+      el('code', null, 'validate --format html ' + quoted(e[L_NAME]) + ' > report.html'));
+    header.appendChild(n);
+    if (e[L_RULES].length) header.appendChild(kvTable('Findings by rule', e[L_RULES]));
+  }
+
+  // The overview of several traces: totals, findings by side and by rule,
+  // and the table of traces, worst first.
+  var OV = { built: false, key: 'errors', desc: true, side: null, rule: null, q: '', rows: null, limit: 0, scroll: 0, last: 0 };
+  var PAGE = 200;
+  var COLS = [
+    { key: 'n', title: '#', num: true },
+    { key: 'name', title: 'Trace' },
+    { key: 'errors', title: 'Errors', num: true, desc: true },
+    { key: 'warnings', title: 'Warnings', num: true, desc: true },
+    { key: 'messages', title: 'Messages', num: true, desc: true },
+    { key: 'protocol', title: 'Protocol' },
+    { key: 'sides', title: 'Findings by side', fixed: true },
+    { key: 'rules', title: 'Rules', fixed: true }
+  ];
+  function cmp(a, b, key) {
+    switch (key) {
+      case 'n': return a[L_N] - b[L_N];
+      case 'name': return a[L_NAME] < b[L_NAME] ? -1 : a[L_NAME] > b[L_NAME] ? 1 : a[L_N] - b[L_N];
+      case 'errors': return a[L_ERR] - b[L_ERR] || a[L_WARN] - b[L_WARN] || b[L_N] - a[L_N];
+      case 'warnings': return a[L_WARN] - b[L_WARN] || a[L_ERR] - b[L_ERR] || b[L_N] - a[L_N];
+      case 'messages': return a[L_MSG] - b[L_MSG] || b[L_N] - a[L_N];
+      default:
+        var x = a[L_PROTO] + ' ' + a[L_DIALECT], y = b[L_PROTO] + ' ' + b[L_DIALECT];
+        return x < y ? -1 : x > y ? 1 : a[L_N] - b[L_N];
+    }
+  }
+  function sideName(s) { return s || 'not told'; }
+  function hasSide(e, side) {
+    for (var i = 0; i < e[L_SIDES].length; i++) if (e[L_SIDES][i][0] === side) return true;
+    return false;
+  }
+  function hasRule(e, rule) {
+    for (var i = 0; i < e[L_RULES].length; i++) if (e[L_RULES][i][0] === rule) return true;
+    return false;
+  }
+
+  var ovSide = el('select'), ovRule = el('select'), ovQ = el('input'), ovShown = el('p'), ovBody = el('tbody'), ovMore = el('button', null, '');
+  var ovHead = [];
+
+  function tallyTable(id, caption, first, rows, help) {
+    var tb = el('table', 'tally'); tb.id = id;
+    tb.appendChild(el('caption', null, caption));
+    var hr = el('tr');
+    [first, 'Errors', 'Warnings', 'Traces'].concat(help ? ['What it checks'] : []).forEach(function (h) { var th = el('th', null, h); th.scope = 'col'; hr.appendChild(th); });
+    add(tb, add(el('thead'), hr));
+    var body = el('tbody');
+    rows.forEach(function (r) {
+      var tr = el('tr'), th = el('th');
+      th.scope = 'row';
+      var b = el('button', 'linkish', first === 'Side' ? sideName(r[0]) : r[0]);
+      b.type = 'button';
+      b.title = 'list the traces with findings ' + (first === 'Side' ? 'on this side' : 'of this rule');
+      b.addEventListener('click', function () {
+        if (first === 'Side') { OV.side = r[0]; ovSide.value = 's:' + r[0]; } else { OV.rule = r[0]; ovRule.value = 'r:' + r[0]; }
+        refilterOverview();
+        document.getElementById('ov-traces-h').scrollIntoView();
+        ovSide.focus();
+      });
+      th.appendChild(b);
+      add(tr, th, el('td', 'num', fmt(r[1])), el('td', 'num', fmt(r[2])), el('td', 'num', fmt(r[3])));
+      if (help) {
+        var h = el('td', 'help', Object.prototype.hasOwnProperty.call(D.rules, r[0]) ? D.rules[r[0]] : '');
+        h.title = h.textContent;
+        tr.appendChild(h);
+      }
+      if (body.children.length >= FEW) tr.hidden = true;
+      body.appendChild(tr);
+    });
+    tb.appendChild(body);
+    if (rows.length <= FEW) return tb;
+    // The first few, and a button for the rest.
+    var box = el('div'), more = el('button', 'more', 'Show all ' + fmt(rows.length) + ' ' + (first === 'Side' ? 'sides' : 'rules'));
+    more.type = 'button'; more.id = id + '-all';
+    more.addEventListener('click', function () {
+      Array.prototype.forEach.call(body.children, function (tr) { tr.hidden = false; });
+      more.remove();
+    });
+    add(box, tb, more);
+    return box;
+  }
+  var FEW = 10;
+
+  function buildOverview() {
+    OV.built = true;
+    var T = D.totals;
+    add(ov, el('h1', null, D.title));
+    var tot = el('p', 'counts'); tot.id = 'ov-totals';
+    add(tot, count('ov-traces', null, T.traces, 'trace'), count('ov-errors', 'e', T.errors, 'error'), count('ov-warnings', 'w', T.warnings, 'warning'), count('ov-lines', null, T.lines, 'line'), count('ov-messages', null, T.messages, 'message'));
+    ov.appendChild(tot);
+    var st = el('p', 'meta'); st.id = 'ov-status';
+    st.textContent = plural(T.failed, 'trace') + ' with errors, ' + fmt(T.warned) + ' with warnings only, ' + fmt(T.traces - T.failed - T.warned) + ' clean.';
+    ov.appendChild(st);
+    var notes = [];
+    if (D.unlisted.traces > 0) {
+      notes.push('The table lists the ' + plural(D.list.length, 'trace') + ' with the most errors and warnings (at most ' + fmt(D.maxListed) + '). The other ' + plural(D.unlisted.traces, 'trace') +
+        ', with ' + plural(D.unlisted.errors, 'error') + ' and ' + plural(D.unlisted.warnings, 'warning') + ', are in the totals and the counts by side and rule, but not listed.');
+    }
+    if (D.left > 0) {
+      notes.push('The page holds the messages of the ' + plural(D.list.length - D.left, 'trace') + ' at the top of the table (at most ' + fmt(D.maxDetailed) + ' traces and ' + fmt(Math.round(D.maxDetailBytes / 1048576)) +
+        ' MB of their data); for the other ' + plural(D.left, 'listed trace') + ' it shows the counts, marked “messages not in this report”.');
+    }
+    if (notes.length) {
+      var n = el('div', 'notice'); n.id = 'ov-left';
+      n.setAttribute('role', 'note');
+      add(n, notes.join(' ') + ' To see everything, make smaller reports: run ', el('code', null, 'validate --format html'), ' on a subfolder or on one trace, or split the run with ', el('code', null, '--shard K/N'), ' (one report per shard).');
+      ov.appendChild(n);
+    }
+    var cols = el('div', 'cols');
+    var sides = el('section'), rules = el('section');
+    add(sides, el('h2', null, 'Findings by side'));
+    if (D.sides.length) sides.appendChild(tallyTable('ov-sides', 'Errors and warnings by the side at fault', 'Side', D.sides, false));
+    else sides.appendChild(el('p', 'sub', 'No finding.'));
+    add(rules, el('h2', null, 'Findings by rule'));
+    if (D.byRule.length) rules.appendChild(tallyTable('ov-rules', 'Errors and warnings by rule', 'Rule', D.byRule, true));
+    else rules.appendChild(el('p', 'sub', 'No finding.'));
+    add(cols, sides, rules);
+    ov.appendChild(cols);
+
+    var h2 = el('h2', null, 'Traces'); h2.id = 'ov-traces-h';
+    ov.appendChild(h2);
+    var bar = el('div', 'toolbar'); bar.setAttribute('role', 'search'); bar.setAttribute('aria-label', 'filter the traces');
+    ovSide.id = 'ov-side'; ovRule.id = 'ov-rule'; ovQ.id = 'ov-q'; ovQ.type = 'search'; ovQ.placeholder = 'trace name or protocol';
+    option(ovSide, '', 'any side');
+    D.sides.forEach(function (s) { option(ovSide, 's:' + s[0], sideName(s[0]) + ' (' + plural(s[3], 'trace') + ')'); });
+    option(ovRule, '', 'any rule');
+    D.byRule.forEach(function (r) { option(ovRule, 'r:' + r[0], r[0] + ' (' + plural(r[3], 'trace') + ')'); });
+    function lab(text, input) { var l = el('label'); add(l, text + ' ', input); return l; }
+    add(bar, lab('findings on side', ovSide), lab('of rule', ovRule), lab('search', ovQ));
+    ov.appendChild(bar);
+    ovShown.id = 'ov-shown'; ovShown.setAttribute('aria-live', 'polite');
+    ov.appendChild(ovShown);
+    ovSide.addEventListener('change', function () { OV.side = ovSide.value ? ovSide.value.slice(2) : null; refilterOverview(); });
+    ovRule.addEventListener('change', function () { OV.rule = ovRule.value ? ovRule.value.slice(2) : null; refilterOverview(); });
+    var t = 0;
+    ovQ.addEventListener('input', function () {
+      clearTimeout(t);
+      t = setTimeout(function () { OV.q = ovQ.value.trim().toLowerCase(); refilterOverview(); }, 120);
+    });
+
+    var table = el('table', 'traces'); table.id = 'ov-table';
+    table.appendChild(el('caption', null, 'Traces, sorted by the column marked; choose a column’s heading to sort by it'));
+    var hr = el('tr');
+    COLS.forEach(function (c) {
+      var th = el('th', c.num ? 'num' : null);
+      th.scope = 'col';
+      if (c.fixed) th.textContent = c.title;
+      else {
+        var b = el('button', 'sort', c.title);
+        b.type = 'button';
+        b.dataset.key = c.key;
+        b.addEventListener('click', function () {
+          if (OV.key === c.key) OV.desc = !OV.desc; else { OV.key = c.key; OV.desc = !!c.desc; }
+          refilterOverview();
+        });
+        th.appendChild(b);
+        ovHead.push({ th: th, key: c.key });
+      }
+      hr.appendChild(th);
+    });
+    add(table, add(el('thead'), hr), ovBody);
+    var wrap = el('div', 'tablewrap');
+    wrap.appendChild(table);
+    ov.appendChild(wrap);
+    ovMore.id = 'ov-more'; ovMore.type = 'button';
+    ovMore.addEventListener('click', function () { OV.limit += PAGE; drawOverview(OV.limit - PAGE); });
+    ov.appendChild(ovMore);
+    refilterOverview();
+  }
+
+  function refilterOverview() {
+    var rows = D.list.filter(function (e) {
+      if (OV.side !== null && !hasSide(e, OV.side)) return false;
+      if (OV.rule !== null && !hasRule(e, OV.rule)) return false;
+      if (OV.q && (e[L_NAME] + ' ' + e[L_PROTO] + ' ' + e[L_DIALECT]).toLowerCase().indexOf(OV.q) < 0) return false;
+      return true;
+    });
+    var key = OV.key, sign = OV.desc ? -1 : 1;
+    if (!(key === 'errors' && OV.desc)) rows.sort(function (a, b) { return sign * cmp(a, b, key); });
+    OV.rows = rows;
+    OV.limit = PAGE;
+    ovHead.forEach(function (h) { h.th.setAttribute('aria-sort', h.key === key ? (OV.desc ? 'descending' : 'ascending') : 'none'); });
+    ovBody.textContent = '';
+    drawOverview(0);
+  }
+
+  // drawOverview adds the rows of the table from from up to OV.limit.
+  function drawOverview(from) {
+    var rows = OV.rows, frag = document.createDocumentFragment();
+    for (var i = from; i < rows.length && i < OV.limit; i++) frag.appendChild(traceRow(rows[i]));
+    ovBody.appendChild(frag);
+    var n = Math.min(rows.length, OV.limit);
+    var filtered = OV.side !== null || OV.rule !== null || OV.q !== '';
+    ovShown.textContent = (rows.length ? 'Showing ' + (n < rows.length ? '1–' + fmt(n) + ' of ' : '') + plural(rows.length, 'trace') : 'No trace matches the filters') +
+      (filtered ? ' (of ' + fmt(D.list.length) + ' listed)' : '') + '.';
+    ovMore.hidden = n >= rows.length;
+    ovMore.textContent = 'Show ' + fmt(Math.min(PAGE, rows.length - n)) + ' more traces';
+  }
+
+  function traceRow(e) {
+    var tr = el('tr', e[L_ERR] ? 'err' : e[L_WARN] ? 'warn' : null);
+    tr.dataset.n = e[L_N];
+    var a = el('a', null, e[L_NAME]);
+    a.href = traceHash(e[L_N]);
+    var name = el('td', 'name');
+    add(name, a);
+    if (!e[L_DATA]) add(name, ' ', el('span', 'left', 'messages not in this report'));
+    var sides = e[L_SIDES].map(function (s) { return sideName(s[0]) + ' ' + fmt(s[1] + s[2]); }).join(' · ');
+    var rules = e[L_RULES].slice(0, 3).map(function (r) { return r[0]; }).join(', ') + (e[L_RULES].length > 3 ? ' and ' + fmt(e[L_RULES].length - 3) + ' more' : '');
+    add(tr, el('td', 'num', fmt(e[L_N])), name, el('td', e[L_ERR] ? 'num e' : 'num', fmt(e[L_ERR])), el('td', e[L_WARN] ? 'num w' : 'num', fmt(e[L_WARN])), el('td', 'num', fmt(e[L_MSG])),
+      el('td', null, e[L_PROTO] ? e[L_PROTO].toUpperCase() + ' ' + e[L_DIALECT] : 'none'), el('td', null, sides), el('td', 'rules', rules));
+    return tr;
+  }
+
+  function showOverview() {
+    var from = VIEW === 'trace' || VIEW === 'left' ? S.t : 0;
+    if (!OV.built) buildOverview();
+    show('overview');
+    document.title = D.title;
+    if (from) {
+      // Back from a trace: to its row, if it is drawn.
+      var a = ovBody.querySelector('tr[data-n="' + from + '"] a');
+      if (a) { a.focus({ preventScroll: true }); a.scrollIntoView({ block: 'center' }); }
+    }
+  }
+
+  if (!D.list.length) {
+    show('none');
     add(document.body, el('div', 'empty', 'No trace was checked.'));
   } else {
-    var h = parseHash(location.hash);
-    openTrace(h ? h.t : 0);
-    if (h) select(h.t, h.line);
+    route();
   }
   document.documentElement.dataset.ready = '1';
 })();

@@ -37,17 +37,35 @@ func build(t *testing.T, o Options, name, trace string) (*Report, string) {
 var scriptRE = regexp.MustCompile(`(?s)<script([^>]*)>(.*?)</script>`)
 var styleRE = regexp.MustCompile(`(?s)<style>(.*?)</style>`)
 
-// pageData returns the report's data as the page's script reads it.
-func pageData(t *testing.T, page string) jsReport {
+// jsReport is the page's data as a test reads it: the overview, and the
+// traces whose messages the page holds, in the order of its lines.
+type jsReport struct {
+	jsHead
+	List   [][]any `json:"list"`
+	Traces []*jsTrace
+}
+
+// pageData returns the report's data as the page's script reads it: the
+// overview on the first line, a trace on each line after it.
+func pageData(t testing.TB, page string) jsReport {
 	t.Helper()
 	var d jsReport
 	for _, m := range scriptRE.FindAllStringSubmatch(page, -1) {
-		if strings.Contains(m[1], `id="report-data"`) {
-			if err := json.Unmarshal([]byte(m[2]), &d); err != nil {
-				t.Fatalf("the report's data is not JSON: %v", err)
-			}
-			return d
+		if !strings.Contains(m[1], `id="report-data"`) {
+			continue
 		}
+		lines := strings.Split(strings.TrimSuffix(m[2], "\n"), "\n")
+		if err := json.Unmarshal([]byte(lines[0]), &d); err != nil {
+			t.Fatalf("the report's overview is not JSON: %v", err)
+		}
+		for i, l := range lines[1:] {
+			var tr jsTrace
+			if err := json.Unmarshal([]byte(l), &tr); err != nil {
+				t.Fatalf("line %d of the report's data is not JSON: %v", i+2, err)
+			}
+			d.Traces = append(d.Traces, &tr)
+		}
+		return d
 	}
 	t.Fatal("no report-data element")
 	return d
