@@ -45,3 +45,54 @@ func FuzzPage(f *testing.F) {
 		}
 	})
 }
+
+// FuzzFolderPage: whatever two traces' names, a finding's rule, side and
+// message, and the protocol they were read as hold, the page of the folder
+// has exactly its two script elements and no character a browser acts on,
+// and its overview decodes back: both traces listed, worst first, with
+// the counts by side and rule.
+func FuzzFolderPage(f *testing.F) {
+	f.Add("a.jsonl", "b.jsonl", "schema", "agent", "bad", "acp")
+	f.Add("</script><script>alert(1)</script>", "<!--\u2028", "<b>", "\u202e", "\x00\xff", "</script")
+	f.Add("", "", "", "", "", "")
+	f.Fuzz(func(t *testing.T, first, second, rule, side, message, protocol string) {
+		r := New(Options{MaxLine: 256, RuleHelp: func(string) string { return message }})
+		for i, name := range []string{first, second} {
+			r.Message(name, validate.MessageInfo{Line: 1, Data: []byte(message), Label: rule, From: side, Parsed: true})
+			for range i + 1 {
+				r.Finding(validate.Finding{File: name, Line: 1, Rule: rule, Side: side, Message: message, Pointer: protocol})
+			}
+			r.End(name, validate.Summary{Files: 1, Lines: 1, Messages: 1, Errors: i + 1, ByRule: map[string]int{rule: i + 1}, ByType: map[string]int{rule: 1},
+				Detected: []validate.Detected{{File: name, Protocol: protocol, Dialect: rule, Note: message}}})
+		}
+		var buf bytes.Buffer
+		if _, err := r.WriteTo(&buf); err != nil {
+			t.Fatal(err)
+		}
+		page := buf.String()
+		if n := strings.Count(strings.ToLower(page), "<script"); n != 2 {
+			t.Fatalf("%d script elements", n)
+		}
+		if n := strings.Count(strings.ToLower(page), "</script"); n != 2 {
+			t.Fatalf("%d script end tags", n)
+		}
+		if !utf8.ValidString(page) {
+			t.Fatal("the page is not UTF-8")
+		}
+		for _, c := range page {
+			if unsafeRune(c) {
+				t.Fatalf("raw %U in the page", c)
+			}
+		}
+		d := pageData(t, page)
+		if d.Totals.Traces != 2 || d.Totals.Errors != 3 || len(d.List) != 2 || len(d.Traces) != 2 {
+			t.Fatalf("overview %+v", d)
+		}
+		if d.List[0][1] != inert(second) || d.List[1][1] != inert(first) {
+			t.Errorf("listed %q, %q; want the second (worse) first", d.List[0][1], d.List[1][1])
+		}
+		if len(d.Sides) != 1 || d.Sides[0][0] != inert(side) || len(d.ByRule) != 1 || d.ByRule[0][0] != inert(rule) || d.Rules[inert(rule)] != inert(message) {
+			t.Errorf("by side %v, by rule %v, rules %v", d.Sides, d.ByRule, d.Rules)
+		}
+	})
+}
