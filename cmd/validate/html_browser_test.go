@@ -561,6 +561,11 @@ func TestHTMLReportBounded(t *testing.T) {
 	if !strings.Contains(joined, "gap: … 187 messages left out") || !strings.Contains(joined, ",486,487,488,489,490,gap") {
 		t.Errorf("around line 488 the timeline shows %q", joined)
 	}
+	// A line left out says so, and the notice it points to is there.
+	if got := lineWithoutMessage(t, tb, 150); !strings.Contains(got, fmt.Sprintf("Line 150 is one of the %d messages this report leaves out of the trace (lines 101–293 here)", n-100-10)) || !strings.Contains(got, "as the notice above the timeline says") {
+		t.Errorf("line 150, left out, says %q", got)
+	}
+	tb.gotoLine(t, 488)
 	// n jumps to the next finding, p back.
 	tb.do(t, chromedp.KeyEvent("p"), chromedp.WaitVisible(`#sizer .row.sel[data-line="296"]`, chromedp.ByQuery))
 	tb.do(t, chromedp.KeyEvent("n"), chromedp.WaitVisible(`#sizer .row.sel[data-line="488"]`, chromedp.ByQuery))
@@ -630,5 +635,240 @@ func TestHTMLReportInjectionStaysText(t *testing.T) {
 	}
 	if bad := tb.problems(); len(bad) > 0 {
 		t.Errorf("the page misbehaved: %v", bad)
+	}
+}
+
+// fleetFolder writes n ACP traces to dir/fleet, t0000.jsonl on: trace i
+// has i%4 schema errors (one a line), and trace worst has 9, the most.
+func fleetFolder(t testing.TB, dir string, n, worst int) (folder, worstName string) {
+	t.Helper()
+	folder = filepath.Join(dir, "fleet")
+	if err := os.MkdirAll(folder, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		lines := []string{acpInit, acpInitResp, acpNew, acpNewResp}
+		bad := i % 4
+		if i == worst {
+			bad = 9
+		}
+		for range bad {
+			lines = append(lines, acpBadType)
+		}
+		name := filepath.Join(folder, fmt.Sprintf("t%04d.jsonl", i))
+		if err := os.WriteFile(name, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if i == worst {
+			worstName = name
+		}
+	}
+	return folder, worstName
+}
+
+// TestHTMLFolderReport: the report of a folder of 2,000 traces opens on
+// its overview, with the totals --format json counts and the worst trace
+// first; its link opens the trace, whose way back leads to its row; the
+// table sorts by a column and filters by rule and by text.
+func TestHTMLFolderReport(t *testing.T) {
+	tb := newBrowser(t)
+	dir := t.TempDir()
+	folder, worst := fleetFolder(t, dir, 2000, 1234)
+	p := htmlReport(t, dir, folder)
+	_, sum := validateJSON(t, folder)
+	tb.open(t, p, "")
+	comma := func(n int) string {
+		s := fmt.Sprint(n)
+		for i := len(s) - 3; i > 0; i -= 3 {
+			s = s[:i] + "," + s[i:]
+		}
+		return s
+	}
+	for id, want := range map[string]int{"#ov-traces .n": 2000, "#ov-errors .n": sum.Summary.Errors, "#ov-warnings .n": sum.Summary.Warnings, "#ov-messages .n": sum.Summary.Messages} {
+		if got := tb.text(t, id); got != comma(want) {
+			t.Errorf("%s shows %q, want %s", id, got, comma(want))
+		}
+	}
+	if sum.Summary.Errors == 0 {
+		t.Fatal("the generated traces have no error")
+	}
+	if got := tb.text(t, "#ov-rules tbody tr:first-child th"); got != "schema" {
+		t.Errorf("the first rule is %q, want schema", got)
+	}
+	if got := tb.text(t, "#ov-sides tbody tr:first-child th"); got != "agent" {
+		t.Errorf("the first side is %q, want agent", got)
+	}
+	first := tb.text(t, "#ov-table tbody tr:first-child td.name a")
+	if first != worst {
+		t.Errorf("the first trace listed is %q, want the worst, %q", first, worst)
+	}
+	if got := tb.text(t, "#ov-table tbody tr:first-child td:nth-child(3)"); got != "9" {
+		t.Errorf("the first trace's errors show %q, want 9", got)
+	}
+	var rows int
+	tb.eval(t, `document.querySelectorAll("#ov-table tbody tr").length`, &rows)
+	if rows != 200 || !strings.HasPrefix(tb.text(t, "#ov-shown"), "Showing 1–200 of 2,000 traces") {
+		t.Errorf("%d rows drawn, and %q", rows, tb.text(t, "#ov-shown"))
+	}
+
+	// Into the worst trace: its timeline, its nine errors; back to its row.
+	tb.do(t, chromedp.Click(`#ov-table tbody tr:first-child td.name a`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#trace-meta`, chromedp.ByQuery))
+	if meta := tb.text(t, "#trace-meta"); !strings.Contains(meta, worst) {
+		t.Errorf("the trace opened is %q, want %s", meta, worst)
+	}
+	if got := tb.text(t, "#c-errors .n"); got != "9" {
+		t.Errorf("the trace shows %s errors, want 9", got)
+	}
+	var errRows int
+	tb.eval(t, `document.querySelectorAll("#sizer .row.err").length`, &errRows)
+	if errRows != 9 {
+		t.Errorf("%d rows with an error in the timeline, want 9", errRows)
+	}
+	tb.do(t, chromedp.Click(`#back`, chromedp.ByID), chromedp.WaitVisible(`#ov-table`, chromedp.ByID))
+	var focused string
+	tb.eval(t, `document.activeElement.textContent`, &focused)
+	if focused != worst {
+		t.Errorf("back on the overview, the focus is on %q, want the trace's link", focused)
+	}
+
+	// Sorted by name, the first trace; again, the last.
+	tb.do(t, chromedp.Click(`#ov-table button[data-key="name"]`, chromedp.ByQuery))
+	if got := tb.text(t, "#ov-table tbody tr:first-child td.name a"); !strings.HasSuffix(got, "t0000.jsonl") {
+		t.Errorf("sorted by name, the first trace is %q", got)
+	}
+	var sorted string
+	tb.eval(t, `document.querySelector('#ov-table button[data-key="name"]').parentElement.getAttribute("aria-sort")`, &sorted)
+	if sorted != "ascending" {
+		t.Errorf("the name column's aria-sort is %q", sorted)
+	}
+	tb.do(t, chromedp.Click(`#ov-table button[data-key="name"]`, chromedp.ByQuery))
+	if got := tb.text(t, "#ov-table tbody tr:first-child td.name a"); !strings.HasSuffix(got, "t1999.jsonl") {
+		t.Errorf("sorted by name, descending, the first trace is %q", got)
+	}
+
+	// Filters: the traces with a schema finding (all but those with none),
+	// then one found by its name.
+	tb.eval(t, `(function(){var s=document.getElementById("ov-rule"); s.value="r:schema"; s.dispatchEvent(new Event("change")); return s.value})()`, new(string))
+	withErrors := 0
+	for i := range 2000 {
+		if i%4 != 0 || i == 1234 {
+			withErrors++
+		}
+	}
+	if got, want := tb.text(t, "#ov-shown"), fmt.Sprintf("of %s traces (of 2,000 listed)", comma(withErrors)); !strings.Contains(got, want) {
+		t.Errorf("filtered by rule schema: %q, want %q", got, want)
+	}
+	tb.do(t, chromedp.SendKeys(`#ov-q`, "t0042", chromedp.ByID),
+		chromedp.WaitVisible(`//p[@id="ov-shown"][starts-with(text(), "Showing 1 trace")]`))
+	if got := tb.text(t, "#ov-table tbody"); !strings.Contains(got, "t0042.jsonl") {
+		t.Errorf("searching t0042 shows %q", got)
+	}
+	if bad := tb.problems(); len(bad) > 0 {
+		t.Fatalf("the page misbehaved: %v", bad)
+	}
+}
+
+// lineWithoutMessage follows the #L link of a line that has no row and
+// returns what the panel says of it.
+func lineWithoutMessage(t *testing.T, tb *tab, line int) string {
+	t.Helper()
+	var got string
+	tb.eval(t, fmt.Sprintf(`(function () {
+		history.replaceState(null, "", "#L%d");
+		window.dispatchEvent(new HashChangeEvent("hashchange"));
+		return document.querySelector("#detail").innerText;
+	})()`, line), &got)
+	return got
+}
+
+// TestHTMLReportLineWithoutMessage: a link to a line with no message says
+// why, truly: past the end of the trace, or a line of no message of its
+// own; never a note that is not on the page.
+func TestHTMLReportLineWithoutMessage(t *testing.T) {
+	tb := newBrowser(t)
+	p := htmlReport(t, t.TempDir(), "../../fixtures/arcan/valid/tool-run.sse")
+	tb.open(t, p, "")
+	if got := lineWithoutMessage(t, tb, 999); !strings.Contains(got, "This trace has 58 lines: there is no line 999.") {
+		t.Errorf("line 999 of 58 says %q", got)
+	}
+	if got := lineWithoutMessage(t, tb, 2); !strings.Contains(got, "Line 2 holds no message") {
+		t.Errorf("line 2, blank, says %q", got)
+	}
+	var notes int
+	tb.eval(t, `document.querySelectorAll("#omitted, .notice").length`, &notes)
+	if notes != 0 {
+		t.Errorf("%d notices on a trace shown whole", notes)
+	}
+	if bad := tb.problems(); len(bad) > 0 {
+		t.Fatalf("the page misbehaved: %v", bad)
+	}
+}
+
+// TestHTMLFolderReportBounded: past its bounds, the folder report says
+// what it left out and how to see it: on the overview, the traces not
+// listed and those whose messages it does not hold; on such a trace's
+// page, its counts and the command that makes its own report.
+func TestHTMLFolderReportBounded(t *testing.T) {
+	tb := newBrowser(t)
+	dir := t.TempDir()
+	folder, worst := fleetFolder(t, dir, 40, 7)
+	e, err := validate.New(validate.Options{Fast: typed.Checker{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := htmlreport.New(htmlreport.Options{MaxListed: 12, MaxDetailed: 3})
+	for i := range 40 {
+		name := filepath.Join(folder, fmt.Sprintf("t%04d.jsonl", i))
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, err := e.Check(context.Background(), name, f, validate.FileOptions{Message: func(m validate.MessageInfo) { r.Message(name, m) }}, r.Finding)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.End(name, sum)
+	}
+	var buf bytes.Buffer
+	if _, err := r.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "bounded.html")
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tb.open(t, p, "")
+	note := tb.text(t, "#ov-left")
+	for _, want := range []string{"The table lists the 12 traces with the most errors and warnings (at most 12). The other 28 traces", "holds the messages of the 3 traces at the top of the table", "for the other 9 listed traces it shows the counts", "--shard K/N"} {
+		if !strings.Contains(note, want) {
+			t.Errorf("the overview's notice lacks %q:\n%s", want, note)
+		}
+	}
+	if got := tb.text(t, "#ov-table tbody tr:first-child td.name"); got != worst {
+		t.Errorf("the first row is %q, want %s with its messages", got, worst)
+	}
+	var left int
+	tb.eval(t, `document.querySelectorAll("#ov-table tbody td.name .left").length`, &left)
+	if left != 9 {
+		t.Errorf("%d rows marked as not held, want 9", left)
+	}
+	// The fourth row's trace is not held: its page says how to see it.
+	tb.do(t, chromedp.Click(`#ov-table tbody tr:nth-child(4) td.name a`, chromedp.ByQuery), chromedp.WaitVisible(`#left-out`, chromedp.ByID))
+	name := tb.text(t, "#trace-meta b")
+	if got := tb.text(t, "#left-out code"); got != "validate --format html "+name+" > report.html" {
+		t.Errorf("the way to see %s is %q", name, got)
+	}
+	if got := tb.text(t, "#c-errors .n"); got != "3" {
+		t.Errorf("the trace not held shows %s errors, want 3", got)
+	}
+	var hidden bool
+	tb.eval(t, `document.getElementById("tl").offsetParent === null`, &hidden)
+	if !hidden {
+		t.Error("an empty timeline is shown for a trace not held")
+	}
+	if bad := tb.problems(); len(bad) > 0 {
+		t.Fatalf("the page misbehaved: %v", bad)
 	}
 }
