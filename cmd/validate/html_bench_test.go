@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -70,4 +71,40 @@ func BenchmarkHTMLReportOpen(b *testing.B) {
 	b.ReportMetric(float64(tLarge)/float64(tSmall), "20k/small")
 	b.ReportMetric(float64(tJump.Milliseconds())/n, "ms/jump-to-end")
 	b.ReportMetric(frames/n, "ms/scroll-frame")
+}
+
+// BenchmarkHTMLFolderReportOpen opens, in headless Chromium, the report of
+// a folder of generated ACP traces (2,000 and 10,000) from navigation until
+// the overview is drawn, then the worst trace from its row, and reports
+// the times and the page's size.
+//
+//	go test -run='^$' -bench=HTMLFolderReportOpen -benchtime=3x ./cmd/validate
+func BenchmarkHTMLFolderReportOpen(b *testing.B) {
+	tb := newBrowser(b)
+	for _, n := range []int{2000, 10000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			dir := b.TempDir()
+			folder, _ := fleetFolder(b, dir, n, n/2)
+			p := htmlReport(b, dir, folder)
+			st, err := os.Stat(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			var tOpen, tTrace time.Duration
+			for i := 0; i < b.N; i++ {
+				start := time.Now()
+				tb.open(b, p, "")
+				tb.do(b, chromedp.WaitVisible(`#ov-table tbody tr`, chromedp.ByQuery))
+				tOpen += time.Since(start)
+				start = time.Now()
+				tb.do(b, chromedp.Click(`#ov-table tbody tr:first-child td.name a`, chromedp.ByQuery), chromedp.WaitVisible(`#sizer .row`, chromedp.ByQuery))
+				tTrace += time.Since(start)
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(tOpen.Milliseconds())/float64(b.N), "ms/open")
+			b.ReportMetric(float64(tTrace.Milliseconds())/float64(b.N), "ms/open-trace")
+			b.ReportMetric(float64(st.Size())/(1<<20), "MB/page")
+		})
+	}
 }
