@@ -115,7 +115,8 @@ Examples:
                                             SARIF 2.1.0 for code scanning; --format junit for
                                             JUnit XML test reports
   validate --format html traces/ > report.html
-                                            one self-contained page to look at: both peers'
+                                            one self-contained page to look at: the folder's
+                                            totals and traces worst first; per trace both peers'
                                             messages in two lanes, requests linked to answers,
                                             every finding at its message (report.html#L14)
   validate --list-rules --protocol acp --dialect v1
