@@ -239,12 +239,14 @@ func (r *Report) fail(err error) {
 func (r *Report) writeData(w io.Writer) error {
 	listed := r.listed.sorted()
 	cands := r.detailed.sorted()
-	// The worst traces whose data fits: the worst one always.
+	// The worst traces, while their data fits: the worst one always. (The
+	// page then holds the messages of the traces at the top of the
+	// table, as it says.)
 	var size int64
 	var shown []*worst
 	for _, c := range cands {
 		if len(shown) > 0 && size+c.size > r.opts.MaxDetailBytes {
-			continue
+			break
 		}
 		size += c.size
 		shown = append(shown, c)

@@ -133,6 +133,26 @@ func TestOverviewBounds(t *testing.T) {
 	if len(d.Traces) != 1 || d.Traces[0].Name != "t4.jsonl" || d.Left != 4 {
 		t.Errorf("with a 1-byte bound the page holds %d traces (left %d)", len(d.Traces), d.Left)
 	}
+
+	// The traces at the top of the table, while they fit: not the third
+	// when the second does not fit, so that the page holds a top of the
+	// table, as it says.
+	r = New(Options{MaxDetailBytes: 8 << 10})
+	fleetTrace(r, "worst.jsonl", 3, 0)
+	big := `{"jsonrpc":"2.0","method":"x","params":{"t":"` + strings.Repeat("b", 20<<10) + `"}}`
+	r.Message("big.jsonl", validate.MessageInfo{Line: 1, Data: []byte(big), Parsed: true})
+	r.Finding(validate.Finding{File: "big.jsonl", Line: 1, Severity: validate.Error, Rule: "schema"})
+	r.Finding(validate.Finding{File: "big.jsonl", Line: 1, Severity: validate.Error, Rule: "schema"})
+	r.End("big.jsonl", validate.Summary{Files: 1, Lines: 1, Messages: 1, Errors: 2})
+	fleetTrace(r, "third.jsonl", 1, 0)
+	d = page(t, r)
+	if len(d.Traces) != 1 || d.Traces[0].Name != "worst.jsonl" || d.Left != 2 {
+		var held []string
+		for _, tr := range d.Traces {
+			held = append(held, tr.Name)
+		}
+		t.Errorf("the page holds %q (left %d), want the worst only", held, d.Left)
+	}
 }
 
 // TestOverviewOfOneTrace: a report of one trace lists it, with its data.
