@@ -529,25 +529,12 @@ func TestHTMLReportBounded(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(acpTrace(600)), "\n")
 	bad := `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_bench","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":7}}}}`
 	lines[295], lines[487] = bad, bad // lines 296 and 488, message chunks
-	trace := strings.Join(lines, "\n") + "\n"
-	e, err := validate.New(validate.Options{Fast: typed.Checker{}})
-	if err != nil {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.jsonl")
+	if err := os.WriteFile(big, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r := htmlreport.New(htmlreport.Options{MaxRows: 100, Context: 2})
-	sum, err := e.Check(context.Background(), "big.jsonl", strings.NewReader(trace), validate.FileOptions{Message: func(m validate.MessageInfo) { r.Message("big.jsonl", m) }}, r.Finding)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.End("big.jsonl", sum)
-	var buf bytes.Buffer
-	if _, err := r.WriteTo(&buf); err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(t.TempDir(), "big.html")
-	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	p := boundedReport(t, dir, htmlreport.Options{MaxRows: 100, Context: 2}, big)
 	tb.open(t, p, "#L488")
 	tb.do(t, chromedp.WaitVisible(`#sizer .row.sel[data-line="488"]`, chromedp.ByQuery))
 	n := len(lines)
@@ -573,6 +560,38 @@ func TestHTMLReportBounded(t *testing.T) {
 	if bad := tb.problems(); len(bad) > 0 {
 		t.Fatalf("the page misbehaved: %v", bad)
 	}
+}
+
+// boundedReport checks traces with the engine into a report of bounds o,
+// and writes the page to a file of dir.
+func boundedReport(t *testing.T, dir string, o htmlreport.Options, traces ...string) string {
+	t.Helper()
+	e, err := validate.New(validate.Options{Fast: typed.Checker{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := htmlreport.New(o)
+	for _, name := range traces {
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, err := e.Check(context.Background(), name, f, validate.FileOptions{Message: func(m validate.MessageInfo) { r.Message(name, m) }}, r.Finding)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.End(name, sum)
+	}
+	var buf bytes.Buffer
+	if _, err := r.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, fmt.Sprintf("bounded-%d.html", time.Now().UnixNano()))
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // injection is a trace that puts markup and script everywhere a trace's
@@ -813,32 +832,11 @@ func TestHTMLFolderReportBounded(t *testing.T) {
 	tb := newBrowser(t)
 	dir := t.TempDir()
 	folder, worst := fleetFolder(t, dir, 40, 7)
-	e, err := validate.New(validate.Options{Fast: typed.Checker{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := htmlreport.New(htmlreport.Options{MaxListed: 12, MaxDetailed: 3})
+	var traces []string
 	for i := range 40 {
-		name := filepath.Join(folder, fmt.Sprintf("t%04d.jsonl", i))
-		f, err := os.Open(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sum, err := e.Check(context.Background(), name, f, validate.FileOptions{Message: func(m validate.MessageInfo) { r.Message(name, m) }}, r.Finding)
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.End(name, sum)
+		traces = append(traces, filepath.Join(folder, fmt.Sprintf("t%04d.jsonl", i)))
 	}
-	var buf bytes.Buffer
-	if _, err := r.WriteTo(&buf); err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(dir, "bounded.html")
-	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	p := boundedReport(t, dir, htmlreport.Options{MaxListed: 12, MaxDetailed: 3}, traces...)
 	tb.open(t, p, "")
 	note := tb.text(t, "#ov-left")
 	for _, want := range []string{"The table lists the 12 traces with the most errors and warnings (at most 12). The other 28 traces", "holds the messages of the 3 traces at the top of the table", "for the other 9 listed traces it shows the counts", "--shard K/N"} {

@@ -23,23 +23,7 @@ func FuzzPage(f *testing.F) {
 		r.Finding(validate.Finding{File: file, Line: 0, Rule: "io", Message: line})
 		r.End(file, validate.Summary{Files: 1, Lines: 1, Messages: 1, Errors: 2, ByRule: map[string]int{message: 1}, ByType: map[string]int{line: 1},
 			Detected: []validate.Detected{{File: file, Protocol: pointer, Dialect: message, Note: line}}})
-		var buf bytes.Buffer
-		if _, err := r.WriteTo(&buf); err != nil {
-			t.Fatal(err)
-		}
-		page := buf.String()
-		if n := strings.Count(strings.ToLower(page), "<script"); n != 2 {
-			t.Fatalf("%d script elements", n)
-		}
-		if !utf8.ValidString(page) {
-			t.Fatal("the page is not UTF-8")
-		}
-		for _, c := range page {
-			if unsafeRune(c) {
-				t.Fatalf("raw %U in the page", c)
-			}
-		}
-		d := pageData(t, page)
+		d := inertPage(t, r)
 		if len(d.Traces) != 1 || len(d.Traces[0].Findings) != 2 || len(d.Traces[0].Rows) != 1 {
 			t.Fatalf("data %+v", d)
 		}
@@ -65,26 +49,7 @@ func FuzzFolderPage(f *testing.F) {
 			r.End(name, validate.Summary{Files: 1, Lines: 1, Messages: 1, Errors: i + 1, ByRule: map[string]int{rule: i + 1}, ByType: map[string]int{rule: 1},
 				Detected: []validate.Detected{{File: name, Protocol: protocol, Dialect: rule, Note: message}}})
 		}
-		var buf bytes.Buffer
-		if _, err := r.WriteTo(&buf); err != nil {
-			t.Fatal(err)
-		}
-		page := buf.String()
-		if n := strings.Count(strings.ToLower(page), "<script"); n != 2 {
-			t.Fatalf("%d script elements", n)
-		}
-		if n := strings.Count(strings.ToLower(page), "</script"); n != 2 {
-			t.Fatalf("%d script end tags", n)
-		}
-		if !utf8.ValidString(page) {
-			t.Fatal("the page is not UTF-8")
-		}
-		for _, c := range page {
-			if unsafeRune(c) {
-				t.Fatalf("raw %U in the page", c)
-			}
-		}
-		d := pageData(t, page)
+		d := inertPage(t, r)
 		if d.Totals.Traces != 2 || d.Totals.Errors != 3 || len(d.List) != 2 || len(d.Traces) != 2 {
 			t.Fatalf("overview %+v", d)
 		}
@@ -95,4 +60,29 @@ func FuzzFolderPage(f *testing.F) {
 			t.Errorf("by side %v, by rule %v, rules %v", d.Sides, d.ByRule, d.Rules)
 		}
 	})
+}
+
+// inertPage writes r's page, checks that it has exactly its two script
+// elements, is UTF-8 and holds no character a browser acts on rather than
+// shows, and returns its data.
+func inertPage(t *testing.T, r *Report) jsReport {
+	t.Helper()
+	var buf bytes.Buffer
+	if _, err := r.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	page := buf.String()
+	lower := strings.ToLower(page)
+	if n, m := strings.Count(lower, "<script"), strings.Count(lower, "</script"); n != 2 || m != 2 {
+		t.Fatalf("%d script elements, %d end tags", n, m)
+	}
+	if !utf8.ValidString(page) {
+		t.Fatal("the page is not UTF-8")
+	}
+	for _, c := range page {
+		if unsafeRune(c) {
+			t.Fatalf("raw %U in the page", c)
+		}
+	}
+	return pageData(t, page)
 }
