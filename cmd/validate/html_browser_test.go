@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/agentproto/agentproto/internal/htmlreport"
 	"github.com/agentproto/agentproto/pkg/validate"
@@ -750,6 +751,14 @@ func TestHTMLFolderReport(t *testing.T) {
 	if focused != worst {
 		t.Errorf("back on the overview, the focus is on %q, want the trace's link", focused)
 	}
+
+	// By the keyboard: Enter on a row's link opens its trace too.
+	tb.do(t, chromedp.Focus(`#ov-table tbody tr:nth-child(2) td.name a`, chromedp.ByQuery), chromedp.KeyEvent(kb.Enter),
+		chromedp.WaitVisible(`#trace-meta`, chromedp.ByQuery))
+	if meta := tb.text(t, "#trace-meta b"); !strings.HasSuffix(meta, "t0003.jsonl") {
+		t.Errorf("Enter on the second row opened %q, want t0003.jsonl", meta)
+	}
+	tb.do(t, chromedp.Click(`#back`, chromedp.ByID), chromedp.WaitVisible(`#ov-table`, chromedp.ByID))
 
 	// Sorted by name, the first trace; again, the last.
 	tb.do(t, chromedp.Click(`#ov-table button[data-key="name"]`, chromedp.ByQuery))
