@@ -747,7 +747,7 @@ func TestHTMLFolderReport(t *testing.T) {
 	}
 	tb.do(t, chromedp.Click(`#back`, chromedp.ByID), chromedp.WaitVisible(`#ov-table`, chromedp.ByID))
 	var focused string
-	tb.eval(t, `document.activeElement.textContent`, &focused)
+	tb.eval(t, `document.activeElement.tagName === "A" ? document.activeElement.textContent : "a " + document.activeElement.tagName + " element"`, &focused)
 	if focused != worst {
 		t.Errorf("back on the overview, the focus is on %q, want the trace's link", focused)
 	}
@@ -759,6 +759,15 @@ func TestHTMLFolderReport(t *testing.T) {
 		t.Errorf("Enter on the second row opened %q, want t0003.jsonl", meta)
 	}
 	tb.do(t, chromedp.Click(`#back`, chromedp.ByID), chromedp.WaitVisible(`#ov-table`, chromedp.ByID))
+
+	// Back from a trace whose row is past the rows drawn: its row is drawn
+	// and has the focus.
+	tb.do(t, chromedp.Evaluate(`location.hash = "#t1500"`, nil), chromedp.WaitVisible(`#back`, chromedp.ByID))
+	tb.do(t, chromedp.Click(`#back`, chromedp.ByID), chromedp.WaitVisible(`#ov-table`, chromedp.ByID))
+	tb.eval(t, `document.activeElement.tagName === "A" ? document.activeElement.textContent : "a " + document.activeElement.tagName + " element"`, &focused)
+	if !strings.HasSuffix(focused, "t1499.jsonl") {
+		t.Errorf("back from trace 1500 (t1499.jsonl), the focus is on %q", focused)
+	}
 
 	// Sorted by name, the first trace; again, the last.
 	tb.do(t, chromedp.Click(`#ov-table button[data-key="name"]`, chromedp.ByQuery))

@@ -859,7 +859,14 @@
     show('overview');
     document.title = D.title;
     if (from) {
-      // Back from a trace: to its row, if it is drawn.
+      // Back from a trace: to its row, drawn if it is in the table.
+      var at = -1;
+      for (var i = 0; i < OV.rows.length; i++) if (OV.rows[i][L_N] === from) { at = i; break; }
+      if (at >= OV.limit) {
+        var was = OV.limit;
+        OV.limit = Math.ceil((at + 1) / PAGE) * PAGE;
+        drawOverview(was);
+      }
       var a = ovBody.querySelector('tr[data-n="' + from + '"] a');
       if (a) { a.focus({ preventScroll: true }); a.scrollIntoView({ block: 'center' }); }
     }
