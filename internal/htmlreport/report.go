@@ -90,7 +90,7 @@ type Report struct {
 	opts     Options
 	traces   []*traceData // not yet ended and counted, in order
 	seq      int          // traces begun
-	details  spool.Spool  // the JSON of traces' data, a line each
+	details  spool.Spool  // the JSON of traces' data, one after another
 	listed   worstHeap    // the rows of the table
 	detailed worstHeap    // the traces whose data is in details
 	unlisted tally
