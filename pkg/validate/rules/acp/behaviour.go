@@ -265,7 +265,7 @@ func (s *state) behaviour(m *protocol.Message, eff *method, req *request) {
 			ts.config, ts.hasConfig = m.Strings(cl.At), true
 		}
 	}
-	s.v2Sent(m, ef, req)
+	s.v2Sent(m, eff, req)
 }
 
 // conversation checks a notification that may carry a conversation entry:

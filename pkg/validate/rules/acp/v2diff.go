@@ -63,8 +63,8 @@ func (s *state) diff(m *protocol.Message, o map[string]any, ptr string) {
 		}
 	}
 	patch, _ := o["patch"].(map[string]any)
+	s.exercise(reqPatchProvided)
 	if patch == nil {
-		s.exercise(reqPatchProvided)
 		if textual != "" {
 			m.Breach(reqPatchProvided, finding.Warning, RuleDiffPatch, ptr, "the diff changes text file %s and has no patch: a diff should include one whenever a text rendering exists (leaving it out is for binary files, symlinks, directories and the like)", protocol.Quote(clip(textual)))
 		}

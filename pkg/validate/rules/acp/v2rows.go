@@ -130,7 +130,8 @@ type v2Turn struct {
 }
 
 // v2Sent applies the checks of a request or notification.
-func (s *state) v2Sent(m *protocol.Message, ef *registry.ACPEffects, req *request) {
+func (s *state) v2Sent(m *protocol.Message, eff *method, req *request) {
+	ef := &eff.Effects
 	if r := ef.Requires; r != nil && s.agentInit != nil {
 		s.exercise(r.Requirement)
 		if !advertised(protocol.At(s.agentInit, r.Capability)) {
@@ -173,7 +174,7 @@ func (s *state) v2Sent(m *protocol.Message, ef *registry.ACPEffects, req *reques
 			delete(v.unapproved, id) // asked again
 		}
 	}
-	if req != nil || m.Dir != a2c {
+	if req != nil || eff.Handler != registry.HandlerClient {
 		return
 	}
 	// An update of the agent's.
@@ -248,6 +249,7 @@ func (s *state) v2State(m *protocol.Message, t *registry.ACPTurnState, ts *turnS
 		}
 		v.cancelIdle = 0
 		if r, _ := m.String(t.StopReason); r == t.Cancelled && t.Cancelled != "" {
+			s.exercise(reqUpdatesBefore)
 			v.cancelIdle = m.Line
 		}
 		v.asks, v.blocked, v.askSeen, v.startedAsked = nil, false, false, false
@@ -327,6 +329,7 @@ func (s *state) v2Answered(m *protocol.Message, req *request, errored bool, code
 		v.replaying, v.replayed = false, nil
 	}
 	if ef.ClosesSession != "" && ef.CancelsTurn != "" && !errored {
+		s.exercise(reqCloseCancels)
 		v.closed = m.Line
 	}
 }
