@@ -342,7 +342,7 @@ func (s *state) advertises(m *protocol.Message, list []ads, prefix string) {
 			continue
 		}
 		init, who, from := s.clientInit, "client", "initialize request's params"
-		if strings.HasPrefix(ad.Capability, "/agentCapabilities/") || receivedByAgent(ad.Capability, m.Dir) {
+		if ad.agents {
 			init, who, from = s.agentInit, "agent", "initialize response's result"
 		}
 		if init == nil {

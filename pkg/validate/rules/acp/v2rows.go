@@ -66,11 +66,16 @@ func v2GateRow(capability string) (string, bool) {
 	return "", false
 }
 
-// receivedByAgent reports whether a capability named the v2 way (the
-// same pointer for both sides) is the agent's: the side that receives a
-// message from the client.
-func receivedByAgent(capability, dir string) bool {
-	return strings.HasPrefix(capability, "/capabilities/") && dir == c2a
+// agentsCapability reports whether the capability an offer needs is the
+// agent's: v1 names it so, and v2, whose pointers are the same for both
+// sides, needs the capability of the side that receives the offer (the
+// handler of a request's params, the sender of the request of a result).
+func agentsCapability(ad *registry.ACPAdvertisement, handler string) bool {
+	if !strings.HasPrefix(ad.Capability, "/capabilities/") {
+		return strings.HasPrefix(ad.Capability, "/agentCapabilities/")
+	}
+	inResult := strings.HasPrefix(ad.At+"/", "/result/")
+	return (handler == registry.HandlerAgent) != inResult
 }
 
 // v2PathRows are the rows of the paths that have one of their own.
@@ -305,7 +310,8 @@ func (s *state) v2Answered(m *protocol.Message, req *request, errored bool, code
 			switch {
 			case !v.askSeen:
 				v.missed = req.line
-			case v.blocked && len(v.asks) == 0:
+			case v.blocked && len(v.asks) == 0 && !ts.fg.cancelled:
+				// Work that goes on (cancelled work ends instead).
 				s.exercise(reqRunningAfterAction)
 				v.resumeDue = m.Line
 			}
