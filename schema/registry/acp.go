@@ -460,6 +460,12 @@ type ACPTurnState struct {
 	// the one it reports when it goes on.
 	Blocked string `json:"blocked"`
 	Resumed string `json:"resumed"`
+	// Background points, in an idle state, to the ids of the tool calls
+	// that go on in the background (a "*" token for every element), and
+	// ToolCall, in an update, to the tool call it is about: those go on
+	// being reported once the foreground work is over.
+	Background string `json:"background"`
+	ToolCall   string `json:"tool_call"`
 }
 
 // ACPMessageID marks the updates whose tag at At is one of Tags, with the

@@ -177,6 +177,9 @@ func readPatch(text string) []patchItem {
 func gitPaths(rest string) []string {
 	if strings.Count(rest, " ") == 1 {
 		a, b, _ := strings.Cut(rest, " ")
+		if a == b {
+			return []string{a}
+		}
 		return []string{a, b}
 	}
 	if h := len(rest) / 2; len(rest)%2 == 1 && rest[h] == ' ' && rest[:h] == rest[h+1:] {

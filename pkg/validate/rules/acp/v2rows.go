@@ -127,6 +127,7 @@ type v2Turn struct {
 	// work, closed the line of the answer that closed the session: no
 	// content or tool-call update may follow either.
 	cancelIdle, closed int
+	background         []string               // tool calls the cancelled idle said go on in the background
 	first              *protocol.Recent[bool] // ids whose first report was seen
 	replaying          bool                   // a resume replays the history
 	replayed           map[string]int         // ids of the messages it replayed, with their lines
@@ -220,6 +221,8 @@ func (s *state) v2Update(m *protocol.Message, ef *registry.ACPEffects, ts *turnS
 				s.exercise(reqCloseCancels)
 				m.Breach(reqCloseCancels, finding.Error, RuleCancellation, c.At, "an update of type %s after the answer that closed the session (line %d): closing cancels the session's work as session/cancel does, and once the close is answered no update of that work follows (later ones are not reported)", protocol.Quote(tag), v.closed)
 				v.closed = 0
+			case v.cancelIdle > 0 && inBackground(m, t, v.background):
+				// Background work, which the idle state said goes on.
 			case v.cancelIdle > 0:
 				s.exercise(reqUpdatesBefore)
 				m.Breach(reqUpdatesBefore, finding.Error, RuleCancellation, c.At, "an update of type %s after the idle state that reported the work cancelled (line %d): every update of cancelled work comes before that state (later ones are not reported)", protocol.Quote(tag), v.cancelIdle)
@@ -256,6 +259,7 @@ func (s *state) v2State(m *protocol.Message, t *registry.ACPTurnState, ts *turnS
 		if r, _ := m.String(t.StopReason); r == t.Cancelled && t.Cancelled != "" {
 			s.exercise(reqUpdatesBefore)
 			v.cancelIdle = m.Line
+			v.background = m.Strings(t.Background)
 		}
 		v.asks, v.blocked, v.askSeen, v.startedAsked = nil, false, false, false
 	case t.Blocked:
@@ -430,6 +434,16 @@ func (s *state) unique(m *protocol.Message, list []registry.ACPUnique, prefix st
 			}
 		}
 	}
+}
+
+// inBackground reports whether an update is about a tool call that the
+// list says goes on in the background.
+func inBackground(m *protocol.Message, t *registry.ACPTurnState, list []string) bool {
+	if t == nil || t.ToolCall == "" || len(list) == 0 {
+		return false
+	}
+	id, ok := m.String(t.ToolCall)
+	return ok && contains(list, id)
 }
 
 // advertised reports whether a capability is set: an object or true, or
