@@ -130,9 +130,15 @@ type v2Turn struct {
 	background         []string               // tool calls the cancelled idle said go on in the background
 	first              *protocol.Recent[bool] // ids whose first report was seen
 	replaying          bool                   // a resume replays the history
-	replayed           map[string]int         // ids of the messages it replayed, with their lines
+	replayed           map[string]replayed    // ids of the messages it replayed
 	approvals          map[int]string         // tool calls permission requests ask about, by request line
 	unapproved         map[string]int         // tool calls an unknown outcome answered, with its line
+}
+
+// replayed is a message a replay sent: its line and its type.
+type replayed struct {
+	line int
+	tag  string
 }
 
 // v2Sent applies the checks of a request or notification.
@@ -180,12 +186,20 @@ func (s *state) v2Sent(m *protocol.Message, eff *method, req *request) {
 			delete(v.unapproved, id) // asked again
 		}
 	}
-	if req != nil || eff.Handler != registry.HandlerClient {
+	if eff.Handler != registry.HandlerClient {
 		return
 	}
-	// An update of the agent's.
 	sb, _ := m.StringBytes(sp)
 	sess, _ := s.sessions.GetBytes(sb)
+	if req != nil {
+		// A request of the agent's may report what it is about (a
+		// permission's tool call): the client learns the member there,
+		// though the row is about updates.
+		if sess != nil && sess.fresh && !s.midSession && !s.lossy {
+			s.firstReports(m, ef.FirstHas, v, false)
+		}
+		return
+	}
 	s.v2Update(m, ef, ts, sess)
 }
 
@@ -234,7 +248,7 @@ func (s *state) v2Update(m *protocol.Message, ef *registry.ACPEffects, ts *turnS
 		s.replayedMessage(m, r, v)
 	}
 	if sess != nil && sess.fresh && !s.midSession && !s.lossy {
-		s.firstReports(m, ef.FirstHas, v)
+		s.firstReports(m, ef.FirstHas, v, true)
 	}
 	if tr := ef.ToolRuns; tr != nil && len(v.unapproved) > 0 && whenMap(m, tr.When) {
 		id, _ := m.String(tr.ID)
@@ -356,21 +370,28 @@ func (s *state) replayedMessage(m *protocol.Message, r *registry.ACPMessageID, v
 		return
 	}
 	s.exercise(reqReplayMessageID)
-	if line, seen := v.replayed[id]; seen {
-		m.Breach(reqReplayMessageID, finding.Error, RuleHistoryReplay, r.ID, "the replayed message of type %s has messageId %s, which the message replayed on line %d has too: each replayed message has an id of its own", protocol.Quote(tag), protocol.Quote(clip(id)), line)
+	if was, seen := v.replayed[id]; seen {
+		if was.tag == tag {
+			// The same type: a message replaced whole, or another.
+			m.Breach(reqReplayMessageID, finding.Warning, RuleHistoryReplay, r.ID, "the replayed %s has messageId %s, as the one replayed on line %d: unless it replaces that message whole, each replayed message has an id of its own (a judgement: the trace cannot tell a replacement from another message)", tag, protocol.Quote(clip(id)), was.line)
+		} else {
+			m.Breach(reqReplayMessageID, finding.Error, RuleHistoryReplay, r.ID, "the replayed message of type %s has messageId %s, which the %s replayed on line %d has too: each replayed message has an id of its own", protocol.Quote(tag), protocol.Quote(clip(id)), was.tag, was.line)
+		}
 		return
 	}
 	if v.replayed == nil {
-		v.replayed = map[string]int{}
+		v.replayed = map[string]replayed{}
 	}
 	if len(v.replayed) < maxV2IDs {
-		v.replayed[id] = m.Line
+		v.replayed[id] = replayed{m.Line, tag}
 	}
 }
 
 // firstReports checks the first update about each id (effect FirstHas):
-// it gives what the first report should.
-func (s *state) firstReports(m *protocol.Message, list []registry.ACPFirstHas, v *v2Turn) {
+// it gives what the first report should. Unless warn is set, a message
+// that gives it counts as the first report, and one that does not is not
+// reported.
+func (s *state) firstReports(m *protocol.Message, list []registry.ACPFirstHas, v *v2Turn, warn bool) {
 	for i := range list {
 		f := &list[i]
 		if !whenMap(m, f.When) {
@@ -387,9 +408,13 @@ func (s *state) firstReports(m *protocol.Message, list []registry.ACPFirstHas, v
 		if _, seen := v.first.Get(key); seen || v.first.Forgotten(key) {
 			continue
 		}
+		has := m.At(f.Member) != nil
+		if !warn && !has {
+			continue
+		}
 		v.first.Put(key, true)
 		s.exercise(f.Requirement)
-		if n := m.Doc.Find(f.Member); n >= 0 && m.At(f.Member) != nil {
+		if has {
 			continue
 		}
 		member := f.Member[strings.LastIndexByte(f.Member, '/')+1:]
