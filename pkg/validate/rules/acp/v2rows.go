@@ -147,7 +147,7 @@ func (s *state) v2Sent(m *protocol.Message, eff *method, req *request) {
 	if r := ef.Requires; r != nil && s.agentInit != nil {
 		s.exercise(r.Requirement)
 		if !advertised(protocol.At(s.agentInit, r.Capability)) {
-			m.Breach(r.Requirement, finding.Error, RuleCapability, "/method", "this needs the agent's %s, which its initialize answer leaves out or empty: the client sends it only when the agent advertised it", strings.TrimPrefix(r.Capability, "/"))
+			m.Breach(r.Requirement, finding.Error, RuleCapability, "/method", "this needs the agent's %s, which its initialize answer leaves out or empty: the client sends it only when the agent advertised it", dotted(r.Capability))
 		}
 	}
 	s.unique(m, ef.Unique, "/params/")
@@ -293,7 +293,7 @@ func (s *state) v2Answered(m *protocol.Message, req *request, errored bool, code
 	if r := ef.ImplementedIf; r != nil && req.m != nil && s.agentInit != nil {
 		s.exercise(r.Requirement)
 		if errored && hasCode && code == codeMethodNotFound && advertised(protocol.At(s.agentInit, r.Capability)) {
-			m.Breach(r.Requirement, finding.Error, RuleMethodNotFound, "/error/code", "the agent's initialize answer sets %s, which obliges it to implement %s, and it answered %d (method not found)", strings.TrimPrefix(r.Capability, "/"), req.m.Method, codeMethodNotFound)
+			m.Breach(r.Requirement, finding.Error, RuleMethodNotFound, "/error/code", "the agent's initialize answer sets %s, which obliges it to implement %s, and it answered %d (method not found)", dotted(r.Capability), req.m.Method, codeMethodNotFound)
 		}
 	}
 	if !errored {
@@ -469,6 +469,12 @@ func inBackground(m *protocol.Message, t *registry.ACPTurnState, list []string) 
 	}
 	id, ok := m.String(t.ToolCall)
 	return ok && contains(list, id)
+}
+
+// dotted renders a pointer into the initialize result as the docs name
+// it (capabilities.session).
+func dotted(ptr string) string {
+	return strings.ReplaceAll(strings.TrimPrefix(ptr, "/"), "/", ".")
 }
 
 // advertised reports whether a capability is set: an object or true, or
