@@ -245,7 +245,7 @@ func (s *state) behaviour(m *protocol.Message, eff *method, req *request) {
 		}
 	}
 	if a := ef.AuthMethod; a != nil {
-		s.authMethod(m, a)
+		s.authMethod(m, a, ef.Requires != nil)
 	}
 	if p := ef.CancelsRequest; p != "" {
 		s.cancelsRequest(m, p)
@@ -302,8 +302,9 @@ func (s *state) conversation(m *protocol.Message, ef *registry.ACPEffects, c *re
 
 // authMethod checks that a request does not use an auth method of the
 // forbidden type (a terminal method is run by the client, not through the
-// connection).
-func (s *state) authMethod(m *protocol.Message, a *registry.ACPAuthMethod) {
+// connection). Where a gate (effect Requires) covers a request sent with
+// no method advertised at all, that gate reports it.
+func (s *state) authMethod(m *protocol.Message, a *registry.ACPAuthMethod, gated bool) {
 	s.exercise(reqAuthNoTerminal)
 	id, ok := m.String(a.At)
 	if !ok || s.authMethods == "" {
@@ -311,17 +312,24 @@ func (s *state) authMethod(m *protocol.Message, a *registry.ACPAuthMethod) {
 	}
 	s.exercise(reqAuthAdvertised)
 	list, _ := protocol.At(s.agentInit, s.authMethods).([]any)
+	if gated && len(list) == 0 {
+		return
+	}
 	var ids []string
 	for _, x := range list {
 		o, _ := x.(map[string]any)
-		if (o["id"] == id || o["methodId"] == id) && o["type"] == a.ForbiddenType && a.ForbiddenType != "" {
+		oid := o["id"]
+		if oid == nil {
+			oid = o["methodId"] // v2's name
+		}
+		if oid == id && o["type"] == a.ForbiddenType && a.ForbiddenType != "" {
 			m.Breach(reqAuthNoTerminal, finding.Error, RuleCapability, a.At, "auth method %s is of type %s, which the client runs itself (in a terminal, then reconnects); it must not be passed to this request", protocol.Quote(id), protocol.Quote(a.ForbiddenType))
 			return
 		}
-		if o["id"] == id {
+		if oid == id {
 			return
 		}
-		if x, ok := o["id"].(string); ok {
+		if x, ok := oid.(string); ok {
 			ids = append(ids, x)
 		}
 	}
