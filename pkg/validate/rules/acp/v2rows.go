@@ -228,7 +228,7 @@ func (s *state) v2Update(m *protocol.Message, ef *registry.ACPEffects, ts *turnS
 		s.v2State(m, t, ts, state)
 		return
 	}
-	if c := ef.Conversation; c != nil {
+	if c := ef.Conversation; c != nil && (v.closed > 0 || v.cancelIdle > 0) {
 		if tag, ok := m.String(c.At); ok && c.Has(tag) {
 			switch {
 			case v.closed > 0:
