@@ -396,7 +396,7 @@ const TURNS = {
       content: { type: "content", content: { type: "text", text: "export function parse(s) { ... }" } },
     });
     await update({ sessionUpdate: "tool_call_update", toolCallId: "call-read-1", status: "completed", rawOutput: { bytes: 2048 } });
-    const kinds = ["edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other", "unknown"];
+    const kinds = ["edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other", "_unknown"];
     for (const [i, kind] of kinds.entries()) {
       await update({ sessionUpdate: "tool_call_update", toolCallId: `call-kind-${i + 1}`, title: `A ${kind} tool call`, kind, status: "in_progress" });
     }
@@ -414,7 +414,7 @@ const TURNS = {
         ],
         patch: {
           format: "git_patch",
-          text: "diff --git a/src/parser.ts b/src/parser.ts\n--- a/src/parser.ts\n+++ b/src/parser.ts\n@@ -1 +1 @@\n-return a + '' + b;\n+return a + b;\n",
+          text: "diff --git /home/dev/project/src/parser.ts /home/dev/project/src/parser.ts\n--- /home/dev/project/src/parser.ts\n+++ /home/dev/project/src/parser.ts\n@@ -1 +1 @@\n-return a + '' + b;\n+return a + b;\n",
         },
       },
     });
@@ -547,13 +547,16 @@ const TURNS = {
     // A command subject, and a request with no subject at all.
     await update({ sessionUpdate: "tool_call_update", toolCallId: "call-perm-5", title: "npm install", kind: "execute", status: "pending" });
     await update({ sessionUpdate: "terminal_update", terminalId: "term-perm-1", command: "npm install", cwd: CWD });
+    await update({ sessionUpdate: "state_update", state: "requires_action" });
     await ask({
       title: "Run npm install?",
       subject: { type: "command", command: "npm install", cwd: CWD, toolCallId: "call-perm-5", terminalId: "term-perm-1" },
       options: PERMISSION_OPTIONS.filter((o) => o.kind.endsWith("_once")),
     });
+    await update({ sessionUpdate: "state_update", state: "running" });
     await update({ sessionUpdate: "terminal_update", terminalId: "term-perm-1", exitStatus: { exitCode: 0 } });
     await update({ sessionUpdate: "tool_call_update", toolCallId: "call-perm-5", status: "completed" });
+    await update({ sessionUpdate: "state_update", state: "requires_action" });
     await ask({ title: "Allow network access for this session?", options: PERMISSION_OPTIONS });
     return { stopReason: "end_turn" };
   },
@@ -788,13 +791,12 @@ export function scenarios(unstable) {
   const list = [
     {
       name: "01-handshake",
-      about: "initialize (protocolVersion 2, info, capabilities), auth required, auth/login (agent and terminal methods), session/new, auth/logout",
+      about: "initialize (protocolVersion 2, info, capabilities), auth required, auth/login (the agent method: a terminal method the client runs itself), session/new, auth/logout",
       async run(ctx, shared, sdk) {
         const a = sdk.methods.agent;
         await ctx.request(a.initialize, initParams(sdk));
         await expectError(newSession(ctx, sdk), -32000);
         await expectError(ctx.request(a.auth.login, { methodId: "password" }), -32602);
-        await ctx.request(a.auth.login, { methodId: "terminal-login" });
         await ctx.request(a.auth.login, { methodId: "api-key", _meta: { "acme.dev/source": "env" } });
         await newSession(ctx, sdk);
         await ctx.request(a.auth.logout, {});

@@ -160,17 +160,17 @@ func compact(t *testing.T, raw []byte) []byte {
 
 func jsonCompact(dst *bytes.Buffer, src []byte) error { return json.Compact(dst, src) }
 
-// TestValidTracesExerciseCheckedRows: every row a rule checks in ACP v1 is
-// exercised, and held, by at least one valid trace: the official SDK's
-// traffic, the hand-written valid fixtures, and the conformance kit's
-// conforming agent as recorded through the tap.
+// TestValidTracesExerciseCheckedRows: every row a rule checks in ACP v1
+// and v2 is exercised, and held, by at least one valid trace: the official
+// SDK's traffic, the hand-written valid fixtures, and the conformance kit's
+// conforming agents as recorded through the tap.
 func TestValidTracesExerciseCheckedRows(t *testing.T) {
 	e, err := validate.New(validate.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var files []string
-	for _, dir := range []string{"../../fixtures/acp/valid", "../../fixtures/acp/sdk/v1", "../../fixtures/acp/sdk/v1-unstable", "../../fixtures/acp/tck/v1/valid"} {
+	for _, dir := range []string{"../../fixtures/acp/valid", "../../fixtures/acp/sdk/v1", "../../fixtures/acp/sdk/v1-unstable", "../../fixtures/acp/tck/v1/valid", "../../fixtures/acp/v2/valid", "../../fixtures/acp/tck/v2/valid"} {
 		fs, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
 		files = append(files, fs...)
 	}
@@ -217,7 +217,7 @@ func TestValidTracesExerciseCheckedRows(t *testing.T) {
 	}
 	var missing []string
 	for id := range checked {
-		if !exercised[id] {
+		if !exercised[id] && !onlyInBreach[id] {
 			missing = append(missing, id)
 		}
 	}
@@ -225,6 +225,15 @@ func TestValidTracesExerciseCheckedRows(t *testing.T) {
 	if len(missing) > 0 || len(checked) < 40 {
 		t.Errorf("%d checked rows; no valid trace exercises %v", len(checked), missing)
 	}
+}
+
+// onlyInBreach are the rows whose situation no valid trace reaches: an
+// empty batch and an invalid entry in a batch are breaches of the sender,
+// and work still running when a trace ends is the finding of its own row.
+var onlyInBreach = map[string]bool{
+	"acp.jsonrpc.batch-empty-single-answer":  true,
+	"acp.jsonrpc.batch-invalid-entry-answer": true,
+	"acp.turn.idle-when-ready":               true,
 }
 
 // TestLiveEqualsOffline: a trace checked live, a line at a time as the tap

@@ -237,6 +237,77 @@ type ACPEffects struct {
 	// Form is a form-mode elicitation: what it asks for, and the answer
 	// that accepts it with the user's values.
 	Form *ACPForm `json:"form"`
+
+	// Requires is a capability of the agent's (a pointer into its
+	// initialize result) without which the client does not send the
+	// method; unlike Capability, a non-empty array sets it (v2's
+	// authMethods). ImplementedIf is one with which the agent implements
+	// the method: it does not answer it "method not found".
+	Requires      *ACPCapabilityRow `json:"requires"`
+	ImplementedIf *ACPCapabilityRow `json:"implemented_if"`
+	// Unique are lists whose members' names do not repeat within one
+	// object (a terminal auth method's env).
+	Unique []ACPUnique `json:"unique"`
+	// Diffs point to tool-call content items (a "*" token for every
+	// element); those of type "diff" have their patch text checked
+	// against their changes.
+	Diffs []string `json:"diffs"`
+	// FirstHas are members the first message about an id carries (a tool
+	// call's title, a terminal's command), each under its conditions.
+	FirstHas []ACPFirstHas `json:"first_has"`
+	// BlocksTurn points to the session whose foreground work a request
+	// waits on until it is answered (a permission, an elicitation).
+	BlocksTurn string `json:"blocks_turn"`
+	// Approval says where a permission request names its tool call and
+	// its answer the outcome: an outcome none of Known approves nothing.
+	// ToolRuns marks the updates that report a tool call running.
+	Approval *ACPApproval `json:"approval"`
+	ToolRuns *ACPToolRuns `json:"tool_runs"`
+	// ReplayMessages marks the updates that replay a whole message, with
+	// its id: while a session's history is replayed, two messages never
+	// share an id.
+	ReplayMessages *ACPMessageID `json:"replay_messages"`
+}
+
+// ACPCapabilityRow is a capability (a pointer into the initialize result)
+// and the catalogue row that depends on it.
+type ACPCapabilityRow struct {
+	Capability  string `json:"capability"`
+	Requirement string `json:"requirement"`
+}
+
+// ACPUnique is a list of names at At (relative to each object at Within,
+// a "*" token for every element) that do not repeat.
+type ACPUnique struct {
+	Within      string `json:"within"`
+	At          string `json:"at"`
+	Requirement string `json:"requirement"`
+}
+
+// ACPFirstHas is a member (Member, relative to the message) that the first
+// message about the id at ID carries, when the conditions When hold.
+type ACPFirstHas struct {
+	When        map[string]string `json:"when"`
+	ID          string            `json:"id"`
+	Member      string            `json:"member"`
+	Requirement string            `json:"requirement"`
+}
+
+// ACPApproval is where a permission request names its tool call (ToolCall)
+// and its answer the outcome (Outcome, one of Known or unknown).
+type ACPApproval struct {
+	ToolCall string   `json:"tool_call"`
+	Outcome  string   `json:"outcome"`
+	Known    []string `json:"known"`
+}
+
+// ACPToolRuns marks the updates (under When) that report the tool call at
+// ID in a status of Running.
+type ACPToolRuns struct {
+	When    map[string]string `json:"when"`
+	ID      string            `json:"id"`
+	Status  string            `json:"status"`
+	Running []string          `json:"running"`
 }
 
 // ACPExpected is a member the spec's text asks for: At (in the params or
@@ -358,6 +429,9 @@ type ACPOpenValue struct {
 	At          string   `json:"at"`
 	Known       []string `json:"known"`
 	Requirement string   `json:"requirement"`
+	// When, if set, maps pointers to the strings they hold where the set
+	// is there (a status member of one update type, not another's).
+	When map[string]string `json:"when"`
 }
 
 // ACPSchemaRows are the rows a method's params and result schemas enforce.
@@ -382,6 +456,16 @@ type ACPTurnState struct {
 	// Failed is the stop reason of failed work, which cancelled work
 	// must not report.
 	Failed string `json:"failed"`
+	// Blocked is the state of work that waits on the user, and Resumed
+	// the one it reports when it goes on.
+	Blocked string `json:"blocked"`
+	Resumed string `json:"resumed"`
+	// Background points, in an idle state, to the ids of the tool calls
+	// that go on in the background (a "*" token for every element), and
+	// ToolCall, in an update, to the tool call it is about: those go on
+	// being reported once the foreground work is over.
+	Background string `json:"background"`
+	ToolCall   string `json:"tool_call"`
 }
 
 // ACPMessageID marks the updates whose tag at At is one of Tags, with the

@@ -51,6 +51,7 @@ type turnState struct {
 	config    []string   // the ids of the config options last listed
 	hasConfig bool       // config is known
 	fg        foreground // the foreground state the session reports
+	v2        v2Turn     // what v2's checks of the session's work keep
 }
 
 // exercise notes that the trace reached the situation of a requirement,
@@ -244,7 +245,7 @@ func (s *state) behaviour(m *protocol.Message, eff *method, req *request) {
 		}
 	}
 	if a := ef.AuthMethod; a != nil {
-		s.authMethod(m, a)
+		s.authMethod(m, a, ef.Requires != nil)
 	}
 	if p := ef.CancelsRequest; p != "" {
 		s.cancelsRequest(m, p)
@@ -264,6 +265,7 @@ func (s *state) behaviour(m *protocol.Message, eff *method, req *request) {
 			ts.config, ts.hasConfig = m.Strings(cl.At), true
 		}
 	}
+	s.v2Sent(m, eff, req)
 }
 
 // conversation checks a notification that may carry a conversation entry:
@@ -300,8 +302,9 @@ func (s *state) conversation(m *protocol.Message, ef *registry.ACPEffects, c *re
 
 // authMethod checks that a request does not use an auth method of the
 // forbidden type (a terminal method is run by the client, not through the
-// connection).
-func (s *state) authMethod(m *protocol.Message, a *registry.ACPAuthMethod) {
+// connection). Where a gate (effect Requires) covers a request sent with
+// no method advertised at all, that gate reports it.
+func (s *state) authMethod(m *protocol.Message, a *registry.ACPAuthMethod, gated bool) {
 	s.exercise(reqAuthNoTerminal)
 	id, ok := m.String(a.At)
 	if !ok || s.authMethods == "" {
@@ -309,17 +312,24 @@ func (s *state) authMethod(m *protocol.Message, a *registry.ACPAuthMethod) {
 	}
 	s.exercise(reqAuthAdvertised)
 	list, _ := protocol.At(s.agentInit, s.authMethods).([]any)
+	if gated && len(list) == 0 {
+		return
+	}
 	var ids []string
 	for _, x := range list {
 		o, _ := x.(map[string]any)
-		if o["id"] == id && o["type"] == a.ForbiddenType && a.ForbiddenType != "" {
+		oid := o["id"]
+		if oid == nil {
+			oid = o["methodId"] // v2's name
+		}
+		if oid == id && o["type"] == a.ForbiddenType && a.ForbiddenType != "" {
 			m.Breach(reqAuthNoTerminal, finding.Error, RuleCapability, a.At, "auth method %s is of type %s, which the client runs itself (in a terminal, then reconnects); it must not be passed to this request", protocol.Quote(id), protocol.Quote(a.ForbiddenType))
 			return
 		}
-		if o["id"] == id {
+		if oid == id {
 			return
 		}
-		if x, ok := o["id"].(string); ok {
+		if x, ok := oid.(string); ok {
 			ids = append(ids, x)
 		}
 	}
@@ -340,7 +350,7 @@ func (s *state) advertises(m *protocol.Message, list []ads, prefix string) {
 			continue
 		}
 		init, who, from := s.clientInit, "client", "initialize request's params"
-		if strings.HasPrefix(ad.Capability, "/agentCapabilities/") {
+		if ad.agents {
 			init, who, from = s.agentInit, "agent", "initialize response's result"
 		}
 		if init == nil {
@@ -504,6 +514,7 @@ func (s *state) answeredBehaviour(m *protocol.Message, req *request) {
 	if req.m != nil && req.m.Capability != "" {
 		s.exercise(reqAdvertisedWorks)
 	}
+	s.v2Answered(m, req, false, 0, false)
 }
 
 // versionRow names the row a wrong initialize answer breaks: the fallback
@@ -638,6 +649,7 @@ func (s *state) answeredError(m *protocol.Message, req *request) {
 		return
 	}
 	ef := &req.eff.Effects
+	s.v2Answered(m, req, true, code, hasCode)
 	if req.replay == registry.ReplayNever && req.sid != "" {
 		// A refused resume restores nothing: what the session sends
 		// next is not history under a pending resume.
@@ -732,6 +744,10 @@ func eachString(m *protocol.Message, ptr string, f func(v []byte, at func() stri
 		visit(node, -1)
 		return
 	}
+	if strings.Contains(rest, "/*") {
+		eachNested(m, base, rest, f)
+		return
+	}
 	i := 0
 	d.Elements(node, func(el int) bool {
 		if rest != "" {
@@ -760,7 +776,7 @@ func (s *state) absolutePaths(m *protocol.Message, ptr string) {
 // "_" (the others are kept for the protocol's later versions).
 func (s *state) openValues(m *protocol.Message, list []registry.ACPOpenValue, prefix string) {
 	for _, ov := range list {
-		if !strings.HasPrefix(ov.At, prefix) {
+		if !strings.HasPrefix(ov.At, prefix) || !whenMap(m, ov.When) {
 			continue
 		}
 		eachString(m, ov.At, func(v []byte, at func() string) {
@@ -790,6 +806,9 @@ func absolute(p []byte) bool {
 // pathRow names the row of a path member: the session's working
 // directory and roots have rows of their own.
 func pathRow(ptr string) string {
+	if id, ok := v2PathRows[ptr]; ok {
+		return id
+	}
 	switch {
 	case strings.HasSuffix(ptr, "/additionalDirectories/*"):
 		return reqAdditionalAbsolute

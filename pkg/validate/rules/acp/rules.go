@@ -140,6 +140,7 @@ type ads struct {
 	when       []cond
 	base, rest string
 	star       bool
+	agents     bool // the capability is the agent's, not the client's
 }
 
 // cond is one condition of an effect: the string at a pointer.
@@ -198,7 +199,7 @@ func (r *Rules) tables(v *registry.Version) (*tables, error) {
 		}
 		for i := range m.Effects.Advertises {
 			ad := &m.Effects.Advertises[i]
-			a := ads{ACPAdvertisement: ad, when: conds(ad.When), base: ad.At}
+			a := ads{ACPAdvertisement: ad, when: conds(ad.When), base: ad.At, agents: agentsCapability(ad, m.Handler)}
 			if b, r, ok := strings.Cut(ad.At, "/*"); ok {
 				a.base, a.rest, a.star = b, r, true
 			}

@@ -455,7 +455,7 @@ func (s *state) call(m *protocol.Message, name string, at methodAt, idAt int, ha
 	eff := f.eff
 	// On the stack: only a request that awaits its answer is kept.
 	req := &request{line: m.Line, dir: dir, name: name, m: entry, eff: eff}
-	if ef := &eff.Effects; hasID && (ef.StartsTurn != "" || ef.CancelledOutcome != nil || ef.Replay != "" || ef.ConfigOptions != nil) {
+	if ef := &eff.Effects; hasID && (ef.StartsTurn != "" || ef.CancelledOutcome != nil || ef.Replay != "" || ef.ConfigOptions != nil || ef.BlocksTurn != "") {
 		// The answer's checks need the session the request names.
 		for _, p := range [...]string{ef.Session, ef.AdoptsSession, ef.StartsTurn} {
 			if p != "" && req.sid == "" {
