@@ -25,6 +25,8 @@ func TestOfficialACPSDKTraffic(t *testing.T) {
 	probes := map[string][]string{
 		"v1/06-errors.jsonl":          {"11 session-setup /params/sessionId"},
 		"v1-unstable/06-errors.jsonl": {"12 session-setup /params/sessionId"},
+		"v2/06-errors.jsonl":          {"11 session-setup /params/sessionId"},
+		"v2-unstable/06-errors.jsonl": {"12 session-setup /params/sessionId"},
 	}
 	want := map[string]string{"v1": "v1", "v1-unstable": "v1", "v2": "v2", "v2-unstable": "v2"}
 	files, _ := filepath.Glob(filepath.Join(fixturesDir, "acp", "sdk", "*", "*.jsonl"))

@@ -264,17 +264,19 @@ func (s *state) withinRoots(m *protocol.Message, sessionAt, p string) {
 	if !known || len(sess.roots) == 0 {
 		return
 	}
-	s.exercise(reqRootBoundary)
-	file, ok := m.String(p)
-	if !ok || !absolute([]byte(file)) {
-		return // a relative path is reported as such
-	}
-	for _, r := range sess.roots {
-		if within(file, r) {
-			return
+	eachString(m, p, func(b []byte, at func() string) {
+		s.exercise(reqRootBoundary)
+		if !absolute(b) {
+			return // a relative path is reported as such
 		}
-	}
-	m.Breach(reqRootBoundary, finding.Warning, RuleRoots, p, "path %s is outside the roots of session %s (%s): the agent keeps its file-system operations inside the session's working directory and additional directories", protocol.Quote(clip(file)), protocol.Quote(clip(sid)), quoteList(sess.roots))
+		file := string(b)
+		for _, r := range sess.roots {
+			if within(file, r) {
+				return
+			}
+		}
+		m.Breach(reqRootBoundary, finding.Warning, RuleRoots, at(), "path %s is outside the roots of session %s (%s): the agent keeps its file-system operations inside the session's working directory and additional directories", protocol.Quote(clip(file)), protocol.Quote(clip(sid)), quoteList(sess.roots))
+	})
 }
 
 // within reports whether file is root or below it, "/" and "\" alike.
@@ -335,12 +337,27 @@ func (s *state) workAfterCancel(m *protocol.Message, sessionAt, ptr, what string
 		return
 	}
 	ts := s.turns(sid)
-	if ts == nil || ts.turn == nil {
+	if ts == nil {
+		return
+	}
+	// A turn that a prompt's answer ends (v1), or work that the
+	// session's reported states follow (v2).
+	by := ""
+	switch {
+	case ts.turn != nil:
+		if ts.turn.cancelled {
+			by = ts.turn.cancelledBy
+		}
+	case ts.fg.working:
+		if ts.fg.cancelled {
+			by = ts.fg.cancelledBy
+		}
+	default:
 		return
 	}
 	s.exercise(reqCancelStopTools)
-	if ts.turn.cancelled {
-		m.Breach(reqCancelStopTools, finding.Warning, RuleCancellation, ptr, "%s after the client cancelled the turn (%s): on a cancel the agent stops the turn's tool calls as soon as it can and starts no new work for it", what, ts.turn.cancelledBy)
+	if by != "" {
+		m.Breach(reqCancelStopTools, finding.Warning, RuleCancellation, ptr, "%s after the client cancelled the work (%s): on a cancel the agent stops the work's tool calls as soon as it can and starts no new ones", what, by)
 	}
 }
 

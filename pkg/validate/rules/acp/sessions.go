@@ -108,7 +108,7 @@ func (s *state) sessionRules(m *protocol.Message, entry *method, req *request, h
 				if !had {
 					sess.toolCalls.Put(id, toolSeen)
 				}
-				s.toolStatus(m, tc, sess, id, true)
+				s.toolStatus(m, tc, sess, id, !had)
 			}
 			continue
 		}
