@@ -64,6 +64,7 @@ type set struct {
 	types    []string                    // known message types, sorted
 	kinds    []string                    // known event kinds, sorted
 	rules    ruleSet                     // the table's checked rules, by check
+	devRules []string                    // the rule name of each deviation, by index
 }
 
 func (r *Rules) set(v *registry.Version) (*set, error) {
@@ -99,6 +100,9 @@ func (r *Rules) set(v *registry.Version) (*set, error) {
 	}
 	sort.Strings(s.types)
 	sort.Strings(s.kinds)
+	for _, d := range v.ARCP().Deviations {
+		s.devRules = append(s.devRules, finding.RuleDeviationPrefix+d.ID)
+	}
 	if err := s.compileRules(); err != nil {
 		return nil, fmt.Errorf("%s: %w", v, err)
 	}
@@ -311,10 +315,15 @@ func (s *state) Step(m *protocol.Message) {
 	// same place is left to the warning.
 	var devs []*registry.Deviation
 	notTerminal := false
-	for _, d := range set.t.Deviations {
+	s.exerciseSchema(m, typ, kind)
+	for i, d := range set.t.Deviations {
 		if d.Detect.State != "" || !matches(d, typ, m) {
+			if d.Detect.State == "" && slices.Contains(d.MessageTypes, typ) {
+				s.exercised.Rule(set.devRules[i]) // looked for, and held
+			}
 			continue
 		}
+		s.exercised.Rule(set.devRules[i])
 		notTerminal = notTerminal || d.NotTerminal
 		if s.firstDeviation(d.ID) {
 			m.Add(finding.Warning, finding.RuleDeviationPrefix+d.ID, where(d, m), "%s dialect: %s; canonical ARCP v1.1 has %s. %s%s", d.SDK, describeDeviation(d), d.Canonical, d.Note, onceNote)
