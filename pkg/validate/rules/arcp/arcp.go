@@ -6,6 +6,7 @@ package arcp
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -65,6 +66,7 @@ type set struct {
 	kinds    []string                    // known event kinds, sorted
 	rules    ruleSet                     // the table's checked rules, by check
 	devRules []string                    // the rule name of each deviation, by index
+	patterns map[string]*regexp.Regexp   // the format rules' patterns, by rule
 }
 
 func (r *Rules) set(v *registry.Version) (*set, error) {
@@ -353,6 +355,7 @@ func (s *state) Step(m *protocol.Message) {
 		}
 	}
 	m.Checks = append(m.Checks, ck)
+	s.deviated = len(devs) > 0
 	s.apply(m, typ, kind, notTerminal)
 }
 

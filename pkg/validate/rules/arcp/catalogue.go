@@ -46,6 +46,23 @@ const (
 	RuleLeaseExpiredOK         = "lease-expired-ok"
 	RuleBudgetExhaustedOK      = "budget-exhausted-ok"
 	RuleLeaseUncovered         = "lease-uncovered"
+	RuleControlSequenced       = "control-sequenced"
+	RuleAuthScheme             = "auth-scheme"
+	RuleListedAgentVersion     = "listed-agent-version"
+	RuleAgentInventory         = "agent-inventory"
+	RuleAckRate                = "ack-rate"
+	RuleGapNotResumed          = "gap-not-resumed"
+	RuleExpiryPast             = "expiry-past"
+	RuleLeaseExpiredEnd        = "lease-expired-end"
+	RuleBudgetNotDecremented   = "budget-not-decremented"
+	RuleBudgetExhaustedEnd     = "budget-exhausted-end"
+	RuleBudgetRemainingMissing = "budget-remaining-missing"
+	RuleCredentialModels       = "credential-models"
+	RuleCredentialBudget       = "credential-budget"
+	RuleCredentialTTL          = "credential-ttl"
+	RuleCredentialChild        = "credential-child"
+	RuleCredentialReused       = "credential-reused"
+	RuleCredentialLate         = "credential-late"
 )
 
 // RuleDocs lists ARCP's rules.
@@ -87,6 +104,23 @@ func RuleDocs() []protocol.RuleDoc {
 		{Name: RuleLeaseExpiredOK, Summary: "an operation after the lease's expires_at succeeds", Requirements: []string{"arcp.lease.expired-operations-fail"}},
 		{Name: RuleBudgetExhaustedOK, Summary: "an operation after the budget is spent succeeds", Requirements: []string{"arcp.budget.exhausted-operations-fail"}},
 		{Name: RuleLeaseUncovered, Summary: "an operation outside the lease succeeds or fails with another code than PERMISSION_DENIED", Requirements: []string{"arcp.lease.operations-covered", "arcp.lease.uncovered-permission-denied"}},
+		{Name: RuleControlSequenced, Summary: "a control message carries an event_seq", Requirements: []string{"arcp.seq.control-unsequenced"}},
+		{Name: RuleAuthScheme, Summary: "a hello authenticates with another scheme than bearer", Requirements: []string{"arcp.auth.bearer-token"}},
+		{Name: RuleListedAgentVersion, Summary: "a job listing names an agent without its version", Requirements: []string{"arcp.list.jobs-shape"}},
+		{Name: RuleAgentInventory, Summary: "a versioned agent inventory lists an agent by name only", Requirements: []string{"arcp.session.agent-inventory"}},
+		{Name: RuleAckRate, Summary: "two acknowledgements with no event between them (a warning)", Requirements: []string{"arcp.ack.rate"}},
+		{Name: RuleGapNotResumed, Summary: "a client acknowledges past a gap in the sequence instead of resuming (a warning)", Requirements: []string{"arcp.seq.client-resumes-on-gap"}},
+		{Name: RuleExpiryPast, Summary: "a submitted expires_at the trace's clock already shows past", Requirements: []string{"arcp.lease.expires-at-future"}},
+		{Name: RuleLeaseExpiredEnd, Summary: "a job that met its lease's expiry ends with job.result", Requirements: []string{"arcp.lease.expired-job-error"}},
+		{Name: RuleBudgetNotDecremented, Summary: "a remaining budget that the cost metrics did not lower", Requirements: []string{"arcp.budget.decrement-on-cost-metric"}},
+		{Name: RuleBudgetExhaustedEnd, Summary: "budget exhaustion ends the job instead of failing a tool call (a warning)", Requirements: []string{"arcp.budget.prefer-tool-result"}},
+		{Name: RuleBudgetRemainingMissing, Summary: "a job whose credential enforces the budget reports no remaining budget (a warning)", Requirements: []string{"arcp.budget.keep-remaining-metrics"}},
+		{Name: RuleCredentialModels, Summary: "a credential allows models the lease does not (a warning)", Requirements: []string{"arcp.credential.models-mapped", "arcp.model.bake-into-credential"}},
+		{Name: RuleCredentialBudget, Summary: "a credential's spending cap above the job's budget (a warning)", Requirements: []string{"arcp.credential.budget-cap-mapped"}},
+		{Name: RuleCredentialTTL, Summary: "a credential that outlives the lease (a warning)", Requirements: []string{"arcp.credential.ttl-mapped"}},
+		{Name: RuleCredentialChild, Summary: "a delegated job's credential looser than its lease", Requirements: []string{"arcp.credential.child-within-child-lease"}},
+		{Name: RuleCredentialReused, Summary: "a credential value issued to a second job", Requirements: []string{"arcp.credential.no-reuse-across-jobs", "arcp.credential.single-job-scope"}},
+		{Name: RuleCredentialLate, Summary: "a rotation of a credential the job's acceptance did not issue", Requirements: []string{"arcp.credential.issued-by-acceptance"}},
 		{Name: finding.RuleSchema, Summary: "a message does not match its type's schema", Requirements: []string{"arcp.schema.shape"}},
 		// What the v1.1 schemas enforce that the catalogue also states
 		// (a known SDK's departure from it is a deviation warning in the
