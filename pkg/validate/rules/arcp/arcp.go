@@ -65,7 +65,7 @@ type set struct {
 	types    []string                    // known message types, sorted
 	kinds    []string                    // known event kinds, sorted
 	rules    ruleSet                     // the table's checked rules, by check
-	devRules []string                    // the rule name of each deviation, by index
+	devRules []string                    // the rule name of each deviation a row is bound to, by index ("" for the others)
 	patterns map[string]*regexp.Regexp   // the format rules' patterns, by rule
 }
 
@@ -103,7 +103,11 @@ func (r *Rules) set(v *registry.Version) (*set, error) {
 	sort.Strings(s.types)
 	sort.Strings(s.kinds)
 	for _, d := range v.ARCP().Deviations {
-		s.devRules = append(s.devRules, finding.RuleDeviationPrefix+d.ID)
+		name := finding.RuleDeviationPrefix + d.ID
+		if !slices.ContainsFunc(RuleDocs(), func(doc protocol.RuleDoc) bool { return doc.Name == name }) {
+			name = "" // no row is bound to it: nothing to note
+		}
+		s.devRules = append(s.devRules, name)
 	}
 	if err := s.compileRules(); err != nil {
 		return nil, fmt.Errorf("%s: %w", v, err)
@@ -319,13 +323,15 @@ func (s *state) Step(m *protocol.Message) {
 	notTerminal := false
 	s.exerciseSchema(m, typ, kind)
 	for i, d := range set.t.Deviations {
-		if d.Detect.State != "" || !matches(d, typ, m) {
-			if d.Detect.State == "" && slices.Contains(d.MessageTypes, typ) {
-				s.exercised.Rule(set.devRules[i]) // looked for, and held
-			}
+		if d.Detect.State != "" || !slices.Contains(d.MessageTypes, typ) {
 			continue
 		}
-		s.exercised.Rule(set.devRules[i])
+		if set.devRules[i] != "" {
+			s.exercised.Rule(set.devRules[i]) // looked for
+		}
+		if !matches(d, typ, m) {
+			continue
+		}
 		notTerminal = notTerminal || d.NotTerminal
 		if s.firstDeviation(d.ID) {
 			m.Add(finding.Warning, finding.RuleDeviationPrefix+d.ID, where(d, m), "%s dialect: %s; canonical ARCP v1.1 has %s. %s%s", d.SDK, describeDeviation(d), d.Canonical, d.Note, onceNote)
