@@ -97,8 +97,15 @@ func (s *state) inventory(m *protocol.Message, ss *session, typ string) {
 			continue
 		}
 		for i, e := range list {
-			if name, ok := e.(string); ok {
-				m.Add(finding.Error, r.ID, r.Value+"/"+itoa(i), "agent %s is listed by name only, but %s was negotiated: each inventory entry gives the agent's name and the versions a client can pin ({\"name\", \"versions\", \"default\"}, ARCP v1.1 §6.2, §7.5)", protocol.Quote(name), r.Want)
+			switch e := e.(type) {
+			case string:
+				m.Add(finding.Error, r.ID, r.Value+"/"+itoa(i), "agent %s is listed by name only, but %s was negotiated: each inventory entry gives the agent's name and the versions a client can pin ({\"name\", \"versions\", \"default\"}, ARCP v1.1 §6.2, §7.5)", protocol.Quote(e), r.Want)
+			case map[string]any:
+				if _, has := e["versions"]; has || s.deviated {
+					continue
+				}
+				name, _ := e["name"].(string)
+				m.Add(finding.Error, r.ID, r.Value+"/"+itoa(i)+"/versions", "agent %s has no versions, and %s was negotiated: each inventory entry lists the versions a client can pin (an empty array for an unversioned agent; ARCP v1.1 §6.2, §7.5)", protocol.Quote(name), r.Want)
 			}
 		}
 	}
