@@ -104,8 +104,12 @@ func (s *state) inventory(m *protocol.Message, ss *session, typ string) {
 				if _, has := e["versions"]; has || s.deviated {
 					continue
 				}
-				name, _ := e["name"].(string)
-				m.Add(finding.Error, r.ID, r.Value+"/"+itoa(i)+"/versions", "agent %s has no versions, and %s was negotiated: each inventory entry lists the versions a client can pin (an empty array for an unversioned agent; ARCP v1.1 §6.2, §7.5)", protocol.Quote(name), r.Want)
+				name, hasName := e["name"].(string)
+				at := r.Value + "/" + itoa(i)
+				if hasName {
+					at += "/name" // beside the schema's finding on the entry
+				}
+				m.Add(finding.Error, r.ID, at, "agent %s has no versions, and %s was negotiated: each inventory entry lists the versions a client can pin (an empty array for an unversioned agent; ARCP v1.1 §6.2, §7.5)", protocol.Quote(name), r.Want)
 			}
 		}
 	}
