@@ -6,6 +6,7 @@ package arcp
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -64,6 +65,8 @@ type set struct {
 	types    []string                    // known message types, sorted
 	kinds    []string                    // known event kinds, sorted
 	rules    ruleSet                     // the table's checked rules, by check
+	devRules []string                    // the rule name of each deviation a row is bound to, by index ("" for the others)
+	patterns map[string]*regexp.Regexp   // the format rules' patterns, by rule
 }
 
 func (r *Rules) set(v *registry.Version) (*set, error) {
@@ -99,6 +102,13 @@ func (r *Rules) set(v *registry.Version) (*set, error) {
 	}
 	sort.Strings(s.types)
 	sort.Strings(s.kinds)
+	for _, d := range v.ARCP().Deviations {
+		name := finding.RuleDeviationPrefix + d.ID
+		if !slices.ContainsFunc(RuleDocs(), func(doc protocol.RuleDoc) bool { return doc.Name == name }) {
+			name = "" // no row is bound to it: nothing to note
+		}
+		s.devRules = append(s.devRules, name)
+	}
 	if err := s.compileRules(); err != nil {
 		return nil, fmt.Errorf("%s: %w", v, err)
 	}
@@ -311,8 +321,15 @@ func (s *state) Step(m *protocol.Message) {
 	// same place is left to the warning.
 	var devs []*registry.Deviation
 	notTerminal := false
-	for _, d := range set.t.Deviations {
-		if d.Detect.State != "" || !matches(d, typ, m) {
+	s.exerciseSchema(m, typ, kind)
+	for i, d := range set.t.Deviations {
+		if d.Detect.State != "" || !slices.Contains(d.MessageTypes, typ) {
+			continue
+		}
+		if set.devRules[i] != "" {
+			s.exercised.Rule(set.devRules[i]) // looked for
+		}
+		if !matches(d, typ, m) {
 			continue
 		}
 		notTerminal = notTerminal || d.NotTerminal
@@ -344,6 +361,7 @@ func (s *state) Step(m *protocol.Message) {
 		}
 	}
 	m.Checks = append(m.Checks, ck)
+	s.deviated = len(devs) > 0
 	s.apply(m, typ, kind, notTerminal)
 }
 

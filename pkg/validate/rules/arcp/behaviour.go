@@ -385,6 +385,7 @@ func (s *state) accepted(m *protocol.Message, ss *session, entry *registry.ARCPM
 		s.delegated(m, entry, j, parent)
 	}
 	s.leaseAccepted(m, entry, j, sub, paired, parent)
+	s.credentialsIssued(m, entry.Type, j, id, parent, started)
 	if entry.Agent != "" {
 		if a, ok := m.String(entry.Agent); ok {
 			s.resolved(m, j, id, a, entry.Agent)

@@ -1,6 +1,7 @@
 package arcp
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/agentproto/agentproto/pkg/validate/finding"
@@ -45,6 +46,23 @@ const (
 	RuleLeaseExpiredOK         = "lease-expired-ok"
 	RuleBudgetExhaustedOK      = "budget-exhausted-ok"
 	RuleLeaseUncovered         = "lease-uncovered"
+	RuleControlSequenced       = "control-sequenced"
+	RuleAuthScheme             = "auth-scheme"
+	RuleListedAgentVersion     = "listed-agent-version"
+	RuleAgentInventory         = "agent-inventory"
+	RuleAckRate                = "ack-rate"
+	RuleGapNotResumed          = "gap-not-resumed"
+	RuleExpiryPast             = "expiry-past"
+	RuleLeaseExpiredEnd        = "lease-expired-end"
+	RuleBudgetNotDecremented   = "budget-not-decremented"
+	RuleBudgetExhaustedEnd     = "budget-exhausted-end"
+	RuleBudgetRemainingMissing = "budget-remaining-missing"
+	RuleCredentialModels       = "credential-models"
+	RuleCredentialBudget       = "credential-budget"
+	RuleCredentialTTL          = "credential-ttl"
+	RuleCredentialChild        = "credential-child"
+	RuleCredentialReused       = "credential-reused"
+	RuleCredentialLate         = "credential-late"
 )
 
 // RuleDocs lists ARCP's rules.
@@ -80,13 +98,103 @@ func RuleDocs() []protocol.RuleDoc {
 		{Name: RuleTraceNotInherited, Summary: "a delegated job does not keep its parent's trace_id", Requirements: []string{"arcp.trace.forward-context"}},
 		{Name: RuleVersionFixed, Summary: "a running job's agent version changes", Requirements: []string{"arcp.version.no-migration"}},
 		{Name: RuleVersionRefusalCode, Summary: "an unavailable agent version refused with another code than AGENT_VERSION_NOT_AVAILABLE", Requirements: []string{"arcp.version.unavailable-code"}},
-		{Name: RuleLeaseSubset, Summary: "a delegated lease reaches beyond its parent's (grants, remaining budget, expiry)", Requirements: []string{"arcp.lease.delegated-subset", "arcp.lease.delegated-budget-within-remaining", "arcp.lease.delegated-expiry-within-parent"}},
+		// The delegation rows of §9.4 restated in §9.7, §9.8.2 and §10.
+		{Name: RuleLeaseSubset, Summary: "a delegated lease reaches beyond its parent's (grants, remaining budget, expiry)", Requirements: []string{"arcp.lease.delegated-subset", "arcp.lease.delegated-budget-within-remaining", "arcp.lease.delegated-expiry-within-parent", "arcp.lease.delegated-models-subset", "arcp.credential.child-lease-subset", "arcp.delegate.budget-within-parent", "arcp.delegate.expiry-within-parent"}},
 		{Name: RuleLeaseWidened, Summary: "an accepted lease wider than the one requested", Requirements: []string{"arcp.lease.no-silent-expansion"}},
 		{Name: RuleLeaseExpiredOK, Summary: "an operation after the lease's expires_at succeeds", Requirements: []string{"arcp.lease.expired-operations-fail"}},
 		{Name: RuleBudgetExhaustedOK, Summary: "an operation after the budget is spent succeeds", Requirements: []string{"arcp.budget.exhausted-operations-fail"}},
 		{Name: RuleLeaseUncovered, Summary: "an operation outside the lease succeeds or fails with another code than PERMISSION_DENIED", Requirements: []string{"arcp.lease.operations-covered", "arcp.lease.uncovered-permission-denied"}},
+		{Name: RuleControlSequenced, Summary: "a control message carries an event_seq", Requirements: []string{"arcp.seq.control-unsequenced"}},
+		{Name: RuleAuthScheme, Summary: "a hello authenticates with another scheme than bearer", Requirements: []string{"arcp.auth.bearer-token"}},
+		{Name: RuleListedAgentVersion, Summary: "a job listing names an agent without its version", Requirements: []string{"arcp.list.jobs-shape"}},
+		{Name: RuleAgentInventory, Summary: "a versioned agent inventory lists an agent by name only", Requirements: []string{"arcp.session.agent-inventory"}},
+		{Name: RuleAckRate, Summary: "two acknowledgements with no event between them (a warning)", Requirements: []string{"arcp.ack.rate"}},
+		{Name: RuleGapNotResumed, Summary: "a client acknowledges past a gap in the sequence instead of resuming (a warning)", Requirements: []string{"arcp.seq.client-resumes-on-gap"}},
+		{Name: RuleExpiryPast, Summary: "a submitted expires_at the trace's clock already shows past", Requirements: []string{"arcp.lease.expires-at-future"}},
+		{Name: RuleLeaseExpiredEnd, Summary: "a job that met its lease's expiry ends with job.result", Requirements: []string{"arcp.lease.expired-job-error"}},
+		{Name: RuleBudgetNotDecremented, Summary: "a remaining budget that the cost metrics did not lower", Requirements: []string{"arcp.budget.decrement-on-cost-metric"}},
+		{Name: RuleBudgetExhaustedEnd, Summary: "budget exhaustion ends the job instead of failing a tool call (a warning)", Requirements: []string{"arcp.budget.prefer-tool-result"}},
+		{Name: RuleBudgetRemainingMissing, Summary: "a job whose credential enforces the budget reports no remaining budget (a warning)", Requirements: []string{"arcp.budget.keep-remaining-metrics"}},
+		{Name: RuleCredentialModels, Summary: "a credential allows models the lease does not (a warning)", Requirements: []string{"arcp.credential.models-mapped", "arcp.model.bake-into-credential"}},
+		{Name: RuleCredentialBudget, Summary: "a credential's spending cap above the job's budget (a warning)", Requirements: []string{"arcp.credential.budget-cap-mapped"}},
+		{Name: RuleCredentialTTL, Summary: "a credential that outlives the lease (a warning)", Requirements: []string{"arcp.credential.ttl-mapped"}},
+		{Name: RuleCredentialChild, Summary: "a delegated job's credential looser than its lease", Requirements: []string{"arcp.credential.child-within-child-lease"}},
+		{Name: RuleCredentialReused, Summary: "a credential value issued to a second job", Requirements: []string{"arcp.credential.no-reuse-across-jobs", "arcp.credential.single-job-scope"}},
+		{Name: RuleCredentialLate, Summary: "a rotation of a credential the job's acceptance did not issue", Requirements: []string{"arcp.credential.issued-by-acceptance"}},
 		{Name: finding.RuleSchema, Summary: "a message does not match its type's schema", Requirements: []string{"arcp.schema.shape"}},
+		// What the v1.1 schemas enforce that the catalogue also states
+		// (a known SDK's departure from it is a deviation warning in the
+		// schema finding's place).
+		{Name: finding.RuleSchema, Summary: "a message does not match its type's schema", Requirements: schemaRows()},
+		// What only the deviation table reports: v1.0's session.bye,
+		// which has a schema of its own.
+		{Name: finding.RuleDeviationPrefix + "session-bye", Summary: "a session ended with v1.0's session.bye instead of v1.1's session.close", Requirements: []string{"arcp.session.close-to-end"}},
+		{Name: finding.RuleDeviationPrefix + "go-output", Summary: "an inline result named output, where canonical receivers read result", Requirements: []string{"arcp.result.inline-without-result-id"}},
 		{Name: finding.RuleUnknownType, Summary: "a message type ARCP does not define (x-vendor.* types: a warning)", Requirements: []string{"arcp.envelope.defined-type"}},
+	}
+}
+
+// schemaCovered are the catalogue rows the v1.1 schemas enforce, each
+// with the message (type, event kind, a member it needs present, and that
+// member's value if it is) whose
+// schema does: a trace with such a message exercises the row.
+var schemaCovered = []covered{
+	{typ: "session.hello", rows: []string{"arcp.resume.token-and-seq"}},
+	{typ: "session.resume", rows: []string{"arcp.resume.token-and-seq"}},
+	{typ: "session.welcome", has: "/payload/capabilities/agents", rows: []string{"arcp.session.agent-inventory"}},
+	{typ: "session.jobs", rows: []string{"arcp.list.jobs-shape"}},
+	{typ: "job.accepted", rows: []string{"arcp.job.accepted-echoes-lease"}},
+	{typ: "job.subscribed", rows: []string{"arcp.job.accepted-echoes-lease"}},
+	{typ: "job.accepted", has: "/payload/credentials", rows: []string{"arcp.credential.wire-shape", "arcp.credential.id-required", "arcp.credential.scheme-required", "arcp.credential.value-required", "arcp.credential.endpoint-required"}},
+	{typ: "job.subscribe", rows: []string{"arcp.subscribe.job-id-required"}},
+	{typ: "job.submit", has: "/payload/lease_constraints/expires_at", rows: []string{"arcp.lease.expires-at-utc"}},
+	{typ: "job.event", rows: []string{"arcp.event.body-shape"}},
+	{typ: "job.event", kind: "progress", rows: []string{"arcp.progress.current-non-negative"}},
+	{typ: "job.event", kind: "result_chunk", rows: []string{"arcp.result.chunk-result-id-required", "arcp.result.chunk-seq-required", "arcp.result.chunk-data-required", "arcp.result.chunk-encoding-required", "arcp.result.chunk-more-required"}},
+	{typ: "job.event", kind: "status", has: "/payload/body/phase", is: "credential_rotated", rows: []string{"arcp.credential.rotation-status"}},
+	{typ: "job.error", rows: []string{"arcp.error.payload-shape", "arcp.error.not-retryable-codes"}},
+	{typ: "session.error", rows: []string{"arcp.error.payload-shape", "arcp.error.not-retryable-codes"}},
+}
+
+// covered names the rows a kind of message exercises.
+type covered struct {
+	typ, kind, has, is string
+	rows               []string
+}
+
+// canonicalCovered are rows only a deviation reports, exercised by the
+// canonical form the deviation departs from.
+var canonicalCovered = []covered{
+	{typ: "session.close", rows: []string{"arcp.session.close-to-end"}},
+}
+
+// schemaRows lists the rows of schemaCovered, each once.
+func schemaRows() []string {
+	var out []string
+	for _, c := range schemaCovered {
+		for _, id := range c.rows {
+			if !slices.Contains(out, id) {
+				out = append(out, id)
+			}
+		}
+	}
+	return out
+}
+
+// exerciseSchema notes the rows a message's schema enforces, and those
+// its canonical form shows held.
+func (s *state) exerciseSchema(m *protocol.Message, typ, kind string) {
+	s.exerciseCovered(m, typ, kind, schemaCovered)
+	s.exerciseCovered(m, typ, kind, canonicalCovered)
+}
+
+func (s *state) exerciseCovered(m *protocol.Message, typ, kind string, cs []covered) {
+	for _, c := range cs {
+		if c.typ == typ && (c.kind == "" || c.kind == kind) && (c.has == "" || m.Has(c.has)) && (c.is == "" || m.StringIs(c.has, c.is)) {
+			for _, id := range c.rows {
+				s.exercised.Row(id)
+			}
+		}
 	}
 }
 

@@ -40,6 +40,9 @@ const (
 	maxPattern         = 512  // longest pattern or target matched
 	maxLeaseCapability = 64   // capabilities read from one lease
 	budgetEpsilon      = 1e-9 // amounts are decimals read as floats
+	// budgetTolerance is how far a reported counter may stand above the
+	// one the metrics give: half a cent, for a runtime that rounds.
+	budgetTolerance = 0.005
 )
 
 // lease is a job's effective lease as the trace showed it.
@@ -48,6 +51,12 @@ type lease struct {
 	expires time.Time           // zero: no expiry
 	budget  map[string]float64  // currency → what is left
 	calls   map[string]*call    // operations without an outcome yet
+
+	expiredOp     int  // the line of an operation attempted after expires_at, 0 if none
+	spent         bool // a cost metric was applied since the counters were last stated
+	costSeen      bool // a cost metric was applied
+	remainingSeen bool // a remaining-budget metric was sent
+	credBudget    bool // a credential of the job carries the budget
 }
 
 // call is an operation the agent attempted.
@@ -314,9 +323,14 @@ func (s *state) leaseEvent(m *protocol.Message, entry *registry.ARCPMessage, ev 
 		}
 		switch {
 		case name == lt.RemainingMetric:
+			if r := s.find(checkLease, "decrement"); r != nil && l.spent && v > l.budget[unit]+budgetTolerance {
+				m.Add(finding.Error, r.ID, ev.Value, "%s reports %s %s, but the cost metrics since the budget was last stated leave %s %s: the runtime lowers the counter by the value of each cost.* metric in a budgeted currency (ARCP v1.1 §9.6)", lt.RemainingMetric, unit, strconv.FormatFloat(v, 'f', -1, 64), unit, strconv.FormatFloat(l.budget[unit], 'f', -1, 64))
+			}
 			l.budget[unit] = v
+			l.spent, l.remainingSeen = false, true
 		case s.costMetric(name) && v > 0:
 			l.budget[unit] -= v
+			l.spent, l.costSeen = true, true
 		}
 	case evOperation:
 		id, ok := m.String(ev.Call)
@@ -327,6 +341,9 @@ func (s *state) leaseEvent(m *protocol.Message, entry *registry.ARCPMessage, ev 
 		if !l.expires.IsZero() {
 			if t, ok := timeAt(m, entry.Time); ok && !t.Before(l.expires) {
 				c.expired = true
+				if l.expiredOp == 0 {
+					l.expiredOp = m.Line
+				}
 			}
 		}
 		for cur, left := range l.budget {

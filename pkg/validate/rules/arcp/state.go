@@ -79,7 +79,7 @@ func (s *set) compileRules() error {
 		}
 		s.rules[r.Check] = append(s.rules[r.Check], r)
 	}
-	return nil
+	return s.compilePatterns()
 }
 
 // Bounds of the ARCP state (see protocol.Recent).
@@ -114,6 +114,11 @@ type state struct {
 	keys *protocol.Recent[keyed] // the jobs idempotency keys resolved to
 
 	costRE *regexp.Regexp // the names of metrics that spend a budget
+
+	deviated     bool   // a deviation explains the message being judged
+	lastTime     []byte // the last time a message carried, as sent
+	lastTimeLine int
+	credentials  *protocol.Recent[issued] // the jobs credential values were issued to, by digest
 }
 
 // onceNote ends a deviation warning: the first of a trace is reported.
@@ -151,6 +156,11 @@ type session struct {
 	ambiguous bool                // answers can no longer be paired with submits
 	pings     *protocol.Recent[ping]
 	openPings int
+
+	ackLine  int   // the client's last acknowledgement, 0 if none on this connection
+	sinceAck int   // the runtime's events since it
+	gapSeq   int64 // the first event_seq after a gap the client has not resumed from, 0 if none
+	gapLine  int
 }
 
 // job is what the trace showed of one job.
@@ -170,7 +180,8 @@ type job struct {
 	trace       string          // its trace id
 	agent       string          // the agent version it runs (name@version)
 	agentLine   int
-	lease       *lease // its effective lease, once an acceptance or subscription stated it
+	lease       *lease          // its effective lease, once an acceptance or subscription stated it
+	credIDs     map[string]bool // the credentials its acceptance issued, nil if not seen
 }
 
 // stream is one streamed result of a job.
@@ -256,6 +267,9 @@ func (s *state) apply(m *protocol.Message, typ, kind string, notTerminal bool) {
 	sid, hasSID := m.String("/session_id")
 
 	s.uniqueID(m)
+	s.unsequenced(m, entry, typ)
+	s.format(m, typ)
+	s.clock(m, entry)
 	switch entry.Effect {
 	case effHello:
 		s.newConnection()
@@ -294,6 +308,7 @@ func (s *state) apply(m *protocol.Message, typ, kind string, notTerminal bool) {
 				ss.started, ss.sent = true, true
 			}
 			ss.endedAt = 0 // a new connection
+			ss.ackLine, ss.gapSeq = 0, 0
 			if s.hello != nil && s.hello.principal != "" {
 				ss.principal = s.hello.principal
 			}
@@ -321,6 +336,7 @@ func (s *state) apply(m *protocol.Message, typ, kind string, notTerminal bool) {
 					}
 				}
 			}
+			s.inventory(m, ss, typ)
 		}
 		s.welcomed = true
 		s.hello = nil
@@ -378,6 +394,9 @@ func (s *state) apply(m *protocol.Message, typ, kind string, notTerminal bool) {
 				}
 				seq = last
 			case seq > last+1:
+				if !client {
+					ss.gapSeq, ss.gapLine = seq, m.Line
+				}
 				if r := s.find(checkSequence, "gap"); r != nil {
 					missing := fmt.Sprint(last + 1)
 					if seq > last+2 {
@@ -388,14 +407,23 @@ func (s *state) apply(m *protocol.Message, typ, kind string, notTerminal bool) {
 			}
 		}
 		ss.last[client] = seq
+		if !client {
+			ss.sinceAck++
+		}
 		if !client && (!ss.sent || seq > ss.high) {
 			ss.high, ss.sent = seq, true
 		}
 	}
 
+	if ss != nil {
+		s.acked(m, ss, typ)
+		s.versioned(m, ss, typ)
+	}
+
 	// Effects on jobs.
 	switch entry.Effect {
 	case effSubmit:
+		s.future(m, typ)
 		s.openSubmits++
 		if ss != nil {
 			s.submitted(m, ss, entry)
@@ -519,7 +547,11 @@ func (s *state) apply(m *protocol.Message, typ, kind string, notTerminal bool) {
 	}
 
 	j = s.job(jobID)
+	if kind != "" {
+		s.rotated(m, typ, kind, j, jobID, replay)
+	}
 	if entry.Terminal {
+		s.leaseEnd(m, entry, j, replay)
 		s.outcome(m, entry, j, replay)
 		s.streamResult(m, j, typ, replay)
 		j.terminal = true
@@ -543,6 +575,7 @@ func (s *state) apply(m *protocol.Message, typ, kind string, notTerminal bool) {
 // connection).
 func (s *state) resume(m *protocol.Message, sid string, seqPtr string) {
 	ss := s.session(sid)
+	ss.gapSeq, ss.ackLine = 0, 0
 	if seqPtr == "" {
 		return
 	}
