@@ -176,7 +176,7 @@ func RuleDocs() []protocol.RuleDoc {
 			gates = append(gates, id)
 		}
 	}
-	return []protocol.RuleDoc{
+	return append([]protocol.RuleDoc{
 		{Name: finding.RuleSchema, Summary: "a message does not match its method's schema", Requirements: []string{reqSchema}},
 		// What the v1 schemas enforce that the catalogue also states.
 		{Name: finding.RuleSchema, Summary: "a message does not match its method's schema", Requirements: withRestated(reqSchema, "acp.init.agent-answer", "acp.session.load-params", "acp.session.close-params", "acp.list.answer-sessions", "acp.prompt.stop-reason", "acp.config.default-value"), Versions: effectVersions},
@@ -238,7 +238,7 @@ func RuleDocs() []protocol.RuleDoc {
 		{Name: RuleUnsupported, Summary: "a client that goes on after the agent answered a protocol version it does not implement (a warning)", Requirements: []string{reqClientClose}},
 		{Name: finding.RuleCustomMember, Summary: "a member beside the defined capabilities, where support for an extension is announced in the capability object's _meta", Requirements: []string{reqAdvertiseInMeta}, Versions: effectVersions},
 		{Name: RuleConfigOptions, Summary: "an answer to session/set_config_option that does not list every option", Requirements: []string{reqConfigComplete}, Versions: effectVersions},
-	}
+	}, ruleTexts()...)
 }
 
 // RuleDocs is the package's RuleDocs.

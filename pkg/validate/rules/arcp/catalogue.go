@@ -49,7 +49,7 @@ const (
 
 // RuleDocs lists ARCP's rules.
 func RuleDocs() []protocol.RuleDoc {
-	return []protocol.RuleDoc{
+	return append([]protocol.RuleDoc{
 		{Name: RuleSeqGap, Summary: "a job's event_seq skips a number", Requirements: []string{"arcp.seq.gap-free"}},
 		{Name: RuleSeqOrder, Summary: "a job's event_seq does not increase", Requirements: []string{"arcp.seq.strictly-increasing"}},
 		{Name: RuleSessionMismatch, Summary: "a message names another session than its connection's", Requirements: []string{"arcp.session.session-id-consistent"}},
@@ -87,7 +87,7 @@ func RuleDocs() []protocol.RuleDoc {
 		{Name: RuleLeaseUncovered, Summary: "an operation outside the lease succeeds or fails with another code than PERMISSION_DENIED", Requirements: []string{"arcp.lease.operations-covered", "arcp.lease.uncovered-permission-denied"}},
 		{Name: finding.RuleSchema, Summary: "a message does not match its type's schema", Requirements: []string{"arcp.schema.shape"}},
 		{Name: finding.RuleUnknownType, Summary: "a message type ARCP does not define (x-vendor.* types: a warning)", Requirements: []string{"arcp.envelope.defined-type"}},
-	}
+	}, ruleTexts()...)
 }
 
 // knownRule reports whether rule is one of RuleDocs or a rule of the
