@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentproto/agentproto/pkg/validate"
-	"github.com/agentproto/agentproto/pkg/validate/protocol"
+	"github.com/agentproto/agentproto/pkg/validate/report"
 	"github.com/agentproto/agentproto/schema/registry"
 )
 
@@ -213,68 +213,8 @@ func nearest(id string, ids []string) string {
 	return best
 }
 
-// coverage writes, per trace (as the summary lists them), the catalogue rows it exercised,
-// violated and never reached, as a table.
-func (p *printer) coverage(s validate.Summary) {
-	if p.werr != nil {
-		return
-	}
-	w := p.w
-	p.werr = p.eachTrace(s, true, func(d jsonDetected, _ []byte, _ bool) error {
-		c := d.Coverage
-		if c == nil {
-			return nil
-		}
-		fmt.Fprintf(w, "\ncoverage of %s (%s %s):\n", escapeText(d.File), escapeText(d.Protocol), escapeText(d.Dialect))
-		for _, part := range []struct {
-			what string
-			ids  []string
-		}{{"violated", c.Violated}, {"exercised", c.Exercised}, {"not exercised", c.Unexercised}} {
-			for _, id := range part.ids {
-				fmt.Fprintf(w, "  %-14s %s\n", part.what, escapeText(id))
-			}
-		}
-		_, err := fmt.Fprintf(w, "  %d rows are not checked by any rule (validate --list-rules)\n", len(c.Unchecked))
-		return err
-	})
-}
-
-// runCatalogue is where a run's rule documentation and catalogue rows
-// come from: the run's protocols and registry (validate.Options, through
-// plugins), so that a protocol plugged in from outside is described as a
-// built-in one is; nil fields mean the built-in list and the embedded
-// registry.
-type runCatalogue struct {
-	protocols []validate.Protocol
-	registry  *registry.Registry
-}
-
-// catalogue is the run's catalogue source.
-func (pl plugins) catalogue() runCatalogue {
-	return runCatalogue{protocols: pl.protocols, registry: pl.registry}
-}
-
-// ruleDocs lists the documented rules of proto, as its registration
-// documents them.
-func (c runCatalogue) ruleDocs(proto string) []protocol.RuleDoc {
-	if c.protocols == nil {
-		return validate.RuleDocs(proto)
-	}
-	var out []protocol.RuleDoc
-	for _, p := range c.protocols {
-		if p.Name == proto && p.Docs != nil {
-			out = append(out, p.Docs()...)
-		}
-	}
-	return out
-}
-
-// requirement returns the catalogue row id of proto, from the version
-// named if it lists the row, else from the first version that does; nil
-// when no version of the run's registry has it.
-func (c runCatalogue) requirement(proto, version, id string) *registry.Requirement {
-	if c.registry == nil {
-		return validate.LookupRequirement(proto, version, id)
-	}
-	return c.registry.FindRequirement(proto, version, id)
+// catalogue is the run's source of rule descriptions and catalogue rows:
+// its protocols and registry.
+func (pl plugins) catalogue() report.Catalogue {
+	return report.Catalogue{Protocols: pl.protocols, Registry: pl.registry}
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/agentproto/agentproto/pkg/trace"
 	"github.com/agentproto/agentproto/pkg/validate"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
+	"github.com/agentproto/agentproto/pkg/validate/report"
 	"github.com/agentproto/agentproto/pkg/validate/typed"
 	"github.com/agentproto/agentproto/schema/registry"
 )
@@ -45,8 +46,8 @@ type plugins struct {
 	// (validate.Options): protocols of one's own over their registry.
 	registry  *registry.Registry
 	protocols []validate.Protocol
-	// formats are output formats besides outputFormats.
-	formats []outputFormat
+	// formats are output formats besides report's.
+	formats []report.Format
 }
 
 // engineOptions returns o's engine options with what pl provides.
@@ -111,13 +112,7 @@ Examples:
   validate --format json trace.jsonl | jq 'select(.severity=="error")'
                                             machine-readable: one JSON object per finding
   validate --format github trace.jsonl      GitHub Actions annotations (::error file=…)
-  validate --format sarif traces/ > validate.sarif
-                                            SARIF 2.1.0 for code scanning; --format junit for
-                                            JUnit XML test reports
-  validate --format html traces/ > report.html
-                                            one self-contained page to look at: both peers'
-                                            messages in two lanes, requests linked to answers,
-                                            every finding at its message (report.html#L14)
+{format examples}
   validate --list-rules --protocol acp --dialect v1
                                             the requirement catalogue: every MUST and SHOULD of
                                             the spec, its citation, and the rule that checks it
@@ -138,7 +133,8 @@ Examples:
                                             check one of four parts of the traces, split by
                                             path (the same on every machine), as a CI matrix does
   validate --merge shard-*.json             join the shards' reports into the report and exit
-                                            status one run would have given (JSON, SARIF, JUnit)
+                                            status one run would have given (the formats --merge
+                                            names)
 
 Memory does not grow with the number of traces: each trace's findings are
 written as it ends, and what the summary needs of it waits in a temporary
@@ -245,6 +241,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fl.StringVar(&o.direction, "direction", "", "ACP direction sidecar `file` (one c2a or a2c per line of the trace) for the single TRACE")
 	maxBytes := byteSizeFlag(trace.DefaultMaxBytes)
 	fl.Var(&maxBytes, "max-bytes", "most read of one trace, in bytes after decompression; past it the file ends with an io finding")
+	mergeLabels, mergeNames := report.Mergeable()
 	fl.BoolVar(&o.strict, "strict", false, "exit 1 on warnings too")
 	fl.BoolVar(&o.roundtrip, "roundtrip", false, "also decode and re-encode each schema-valid message with the generated Go types and report what changes")
 	fl.StringVar(&o.progress, "progress", "auto", "progress on stderr (lines read; for a file, the share read and about how long the rest takes): auto (when stderr is a terminal), always or never")
@@ -258,8 +255,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fl.StringVar(&o.explain, "explain", "", "print the catalogue row `ID` (a requirement a finding names) with its citation and an example trace that breaks it, or what a rule a finding names catches and why it is an error or a warning, and exit")
 	fl.BoolVar(&o.version, "version", false, "print the module version and VCS revision this validate was built from, and exit")
 	fl.BoolVar(&o.verbose, "v", false, "in the text summary, every trace's details (how its version was decided, its peers, its requirements; without -v a trace with no finding gets one line), and on stderr each file of the walked folders not read as a trace (without -v, their count)")
-	fl.Var(&o.shard, "shard", "check only shard `K/N` of the traces (K from 1 to N): a stable partition by path, the same on every machine whatever the files hold or the order they are listed in; an empty shard is no error. --merge joins the shards' JSON, SARIF or JUnit reports")
-	fl.BoolVar(&o.merge, "merge", false, "read the paths as the reports of the shards of one run (--shard, each written with --format json, sarif or junit) and write the report one run would have written, with its exit status: SARIF and JUnit merge into their own format, JSON into any but html")
+	fl.Var(&o.shard, "shard", "check only shard `K/N` of the traces (K from 1 to N): a stable partition by path, the same on every machine whatever the files hold or the order they are listed in; an empty shard is no error. --merge joins the shards' reports ("+mergeLabels+")")
+	fl.BoolVar(&o.merge, "merge", false, "read the paths as the reports of the shards of one run (--shard, each written with --format "+mergeNames+") and write the report one run would have written, with its exit status: each merges into its own format, JSON also into any but html")
 	fl.BoolVar(&o.coverage, "coverage", false, "after the summary, list per trace the requirements it violated, exercised and never reached (text format; --format json always has them)")
 	// The flag package calls Usage on every parse error; the help is
 	// printed below, on standard output, only when asked for.
@@ -297,7 +294,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitOK
 	}
 	if o.explain != "" {
-		if d, ok := ruleHelp(ruleDocs(), o.explain); ok {
+		if d, ok := pl.catalogue().Help().Lookup(o.explain); ok {
 			explainRule(stdout, o.explain, d)
 			return exitOK
 		}
@@ -315,8 +312,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "validate: no trace given: name one or more files or folders, or - for standard input\n%s", usageHint)
 		return exitUsage
 	}
-	if _, ok := lookupFormat(o.format, pl.formats...); !ok {
-		return fail("unknown --format %q: want %s", o.format, formatNames(false))
+	if _, ok := report.Lookup(o.format, pl.formats...); !ok {
+		return fail("unknown --format %q: want %s", o.format, report.Names(false))
 	}
 	if o.maxDepth < 0 || o.maxDepth > jsonscan.MaxDepthCeiling {
 		return fail("--max-depth %d is out of range: want 1 to %d (deeper nesting is not checked safely)", o.maxDepth, jsonscan.MaxDepthCeiling)
@@ -404,22 +401,18 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		newBaseline = validate.NewBaselineWriter(dir)
 	}
 
-	out := newPrinter(o.format, stdout, pl.formats...)
-	out.verbose, out.catalogue = o.verbose, pl.catalogue()
-	if o.coverage && o.format == "text" {
-		out.keepTraces = true
-	}
-	report := out.finding
+	out := newWriter(o.format, stdout, report.Options{Verbose: o.verbose, NoSummary: !o.summary, Coverage: o.coverage, Rules: pl.catalogue()}, pl.formats...)
+	tell := out.Finding
 	if newBaseline != nil {
 		// In text, the findings go to the baseline file only (a
 		// terminal full of known findings teaches nothing); what could
 		// not be read is still said. Other formats are for machines
 		// and get every finding.
 		quiet := o.format == "text"
-		report = func(f validate.Finding) {
+		tell = func(f validate.Finding) {
 			newBaseline.Add(f)
 			if !quiet || f.Rule == validate.RuleIO {
-				out.finding(f)
+				out.Finding(f)
 			}
 		}
 	}
@@ -441,13 +434,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		var sum validate.Summary
 		if in.err != nil {
-			sum, err = ioFinding(in.name, in.err, report)
+			sum, err = ioFinding(in.name, in.err, tell)
 		} else {
-			sum, err = checkOne(ctx, eng, in.name, o, stdin, stderr, fileChecks{rules: rules, baseline: baseline, message: out.records(in.name), walked: in.walked}, report)
+			sum, err = checkOne(ctx, eng, in.name, o, stdin, stderr, fileChecks{rules: rules, baseline: baseline, message: records(out, in.name), walked: in.walked}, tell)
 		}
-		// What the trace was read as goes to the printer, which
+		// What the trace was read as goes to the writer, which
 		// keeps it out of memory; the run keeps only counts.
-		out.file(in.name, sum)
+		out.EndTrace(in.name, sum)
 		sum.Detected = nil
 		total.Merge(sum)
 		if err != nil {
@@ -460,18 +453,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	sk.done()
 	if cfgErr != nil {
-		out.err()
+		out.Close()
 		return fail("%s", escapeText(cfgErr.Error()))
 	}
-	out.ioFailed = ioFailed || ctx.Err() != nil
-	out.known = baseline.Matched()
-	if o.format != "text" || o.summary {
-		out.summary(total)
-	}
-	if o.coverage && o.format == "text" {
-		out.coverage(total)
-	}
-	if err := out.err(); err != nil {
+	out.End(report.Totals{Summary: total, Known: baseline.Matched(), Incomplete: ioFailed || ctx.Err() != nil})
+	if err := out.Close(); err != nil {
 		fmt.Fprintf(stderr, "validate: writing output: %s\n", escapeText(err.Error()))
 		return exitUsage
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agentproto/agentproto/pkg/validate"
+	"github.com/agentproto/agentproto/pkg/validate/report"
 )
 
 const (
@@ -227,7 +228,7 @@ func TestGitHubFormat(t *testing.T) {
 }
 
 func TestGitHubEscaping(t *testing.T) {
-	got := githubAnnotation(validate.Finding{File: "x,y:z.jsonl", Line: 3, Severity: validate.Warning, Rule: "deviation:go-output", Message: "100% off\nnext\rline"})
+	got := report.Annotation(validate.Finding{File: "x,y:z.jsonl", Line: 3, Severity: validate.Warning, Rule: "deviation:go-output", Message: "100% off\nnext\rline"})
 	want := "::warning file=x%2Cy%3Az.jsonl,line=3,title=deviation%3Ago-output::100%25 off%0Anext%0Dline"
 	if got != want {
 		t.Fatalf("got  %s\nwant %s", got, want)
