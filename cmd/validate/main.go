@@ -162,6 +162,7 @@ type options struct {
 	version   bool
 	shard     shardFlag
 	merge     bool
+	side      listFlag
 }
 
 // listFlag is a repeatable flag whose values may also be comma-separated.
@@ -257,6 +258,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fl.BoolVar(&o.verbose, "v", false, "in the text summary, every trace's details (how its version was decided, its peers, its requirements; without -v a trace with no finding gets one line), and on stderr each file of the walked folders not read as a trace (without -v, their count)")
 	fl.Var(&o.shard, "shard", "check only shard `K/N` of the traces (K from 1 to N): a stable partition by path, the same on every machine whatever the files hold or the order they are listed in; an empty shard is no error. --merge joins the shards' reports ("+mergeLabels+")")
 	fl.BoolVar(&o.merge, "merge", false, "read the paths as the reports of the shards of one run (--shard, each written with --format "+mergeNames+") and write the report one run would have written, with its exit status: each merges into its own format, JSON also into any but html")
+	fl.Var(&o.side, "side", "write and count only the findings that blame `SIDE` (or no side): agent or client for ACP, runtime or client for ARCP, agent or consumer for Arcan (repeatable, or comma-separated); the summary gives every side's totals. For a conformance run of one implementation, whose driver's faults are not its own")
 	fl.BoolVar(&o.coverage, "coverage", false, "after the summary, list per trace the requirements it violated, exercised and never reached (text format; --format json always has them)")
 	// The flag package calls Usage on every parse error; the help is
 	// printed below, on standard output, only when asked for.
@@ -401,20 +403,30 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		newBaseline = validate.NewBaselineWriter(dir)
 	}
 
+	reg := pl.registry
+	if reg == nil {
+		if reg, err = registry.Embedded(); err != nil {
+			return fail("%s", escapeText(err.Error()))
+		}
+	}
+	sides, err := newSideFilter(o.side, reg)
+	if err != nil {
+		return fail("%s", escapeText(err.Error()))
+	}
 	out := newWriter(o.format, stdout, report.Options{Verbose: o.verbose, NoSummary: !o.summary, Coverage: o.coverage, Rules: pl.catalogue()}, pl.formats...)
-	tell := out.Finding
+	tell := sides.wrap(out.Finding)
 	if newBaseline != nil {
 		// In text, the findings go to the baseline file only (a
 		// terminal full of known findings teaches nothing); what could
 		// not be read is still said. Other formats are for machines
 		// and get every finding.
 		quiet := o.format == "text"
-		tell = func(f validate.Finding) {
+		tell = sides.wrap(func(f validate.Finding) {
 			newBaseline.Add(f)
 			if !quiet || f.Rule == validate.RuleIO {
 				out.Finding(f)
 			}
-		}
+		})
 	}
 	var total validate.Summary
 	ioFailed := false
@@ -440,6 +452,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		// What the trace was read as goes to the writer, which
 		// keeps it out of memory; the run keeps only counts.
+		sides.endTrace(&sum)
 		out.EndTrace(in.name, sum)
 		sum.Detected = nil
 		total.Merge(sum)
@@ -456,7 +469,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		out.Close()
 		return fail("%s", escapeText(cfgErr.Error()))
 	}
-	out.End(report.Totals{Summary: total, Known: baseline.Matched(), Incomplete: ioFailed || ctx.Err() != nil})
+	t := sides.totals
+	t.Summary, t.Known, t.Incomplete = total, baseline.Matched(), ioFailed || ctx.Err() != nil
+	out.End(t)
 	if err := out.Close(); err != nil {
 		fmt.Fprintf(stderr, "validate: writing output: %s\n", escapeText(err.Error()))
 		return exitUsage

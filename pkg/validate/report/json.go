@@ -71,7 +71,12 @@ type JSONSummary struct {
 		Known    int            `json:"known,omitempty"`
 		ByRule   map[string]int `json:"by_rule"`
 		ByType   map[string]int `json:"by_type"`
-		Detected []JSONDetected `json:"detected"`
+		// BySide counts the findings of each side at fault, those of
+		// sides Sides (--side) leaves out included; "" is the
+		// findings that blame no side.
+		BySide   map[string]SideCount `json:"by_side,omitempty"`
+		Sides    []string             `json:"sides,omitempty"`
+		Detected []JSONDetected       `json:"detected"`
 	} `json:"summary"`
 }
 
@@ -160,6 +165,7 @@ func (j *JSON) End(t Totals) {
 	js.Summary.Files, js.Summary.Lines, js.Summary.Messages = s.Files, s.Lines, s.Messages
 	js.Summary.Errors, js.Summary.Warnings = s.Errors, s.Warnings
 	js.Summary.Known = t.Known
+	js.Summary.BySide, js.Summary.Sides = t.BySide, t.Sides
 	js.Summary.ByRule, js.Summary.ByType = s.ByRule, s.ByType
 	if js.Summary.ByRule == nil {
 		js.Summary.ByRule = map[string]int{}

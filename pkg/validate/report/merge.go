@@ -152,6 +152,7 @@ func mergeInto(out Writer, kind string, paths []string) (Totals, error) {
 				s = js
 				t.Merge(js.sum)
 				t.Known += js.known
+				t.MergeSides(js.sides)
 			}
 		default:
 			var ss *sarifReport
@@ -188,6 +189,7 @@ func mergeInto(out Writer, kind string, paths []string) (Totals, error) {
 		for _, s := range srcs {
 			ss := s.(*sarifReport)
 			t.Incomplete = t.Incomplete || !ss.successful
+			t.MergeSides(ss.sides)
 			counted.Errors += ss.errors
 			counted.Warnings += ss.warnings
 		}
@@ -210,6 +212,7 @@ type jsonReport struct {
 	listed bool // the list of traces is read
 	sum    validate.Summary
 	known  int
+	sides  Totals // the per-side counts
 }
 
 func openJSONReport(path string) (*jsonReport, error) {
@@ -305,6 +308,10 @@ func (r *jsonReport) readCounts() error {
 			dst = &r.sum.Warnings
 		case "known":
 			dst = &r.known
+		case "by_side":
+			dst = &r.sides.BySide
+		case "sides":
+			dst = &r.sides.Sides
 		case "by_rule":
 			dst = &r.sum.ByRule
 		case "by_type":
@@ -395,6 +402,7 @@ type sarifReport struct {
 	ended            bool
 	successful       bool
 	errors, warnings int
+	sides            Totals // the per-side counts
 }
 
 func openSARIFReport(path string) (*sarifReport, error) {
@@ -449,6 +457,14 @@ func (r *sarifReport) readTail() error {
 		tok, err := d.Token()
 		if err != nil {
 			return err
+		}
+		if tok == "properties" {
+			var p sarifRunProps
+			if err := d.Decode(&p); err != nil {
+				return err
+			}
+			r.sides = Totals{BySide: p.BySide, Sides: p.Sides}
+			continue
 		}
 		if tok == "invocations" {
 			var inv []sarifInvocation

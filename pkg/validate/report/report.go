@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/agentproto/agentproto/pkg/validate"
@@ -49,6 +51,82 @@ type Totals struct {
 	// Incomplete is set when a trace could not be read to its end or the
 	// run was stopped (SARIF's invocation then did not succeed).
 	Incomplete bool
+	// BySide counts the findings of each side at fault, by the name the
+	// findings give it ("" for findings that blame no side), including
+	// those of sides Sides leaves out.
+	BySide map[string]SideCount
+	// Sides, if set, are the only sides whose findings were written and
+	// counted in Summary (--side); findings that blame no side always are.
+	Sides []string
+}
+
+// SideCount is what the findings of one side came to.
+type SideCount struct {
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+}
+
+// AddSide counts f in t.BySide.
+func (t *Totals) AddSide(f validate.Finding) {
+	if t.BySide == nil {
+		t.BySide = map[string]SideCount{}
+	}
+	c := t.BySide[f.Side]
+	if f.Severity == validate.Warning {
+		c.Warnings++
+	} else {
+		c.Errors++
+	}
+	t.BySide[f.Side] = c
+}
+
+// MergeSides adds the per-side counts of o to t, and takes its Sides if
+// t has none.
+func (t *Totals) MergeSides(o Totals) {
+	for side, c := range o.BySide {
+		if t.BySide == nil {
+			t.BySide = map[string]SideCount{}
+		}
+		s := t.BySide[side]
+		s.Errors += c.Errors
+		s.Warnings += c.Warnings
+		t.BySide[side] = s
+	}
+	if len(t.Sides) == 0 {
+		t.Sides = o.Sides
+	}
+}
+
+// Counted reports whether the findings of side are counted in t.
+func (t Totals) Counted(side string) bool {
+	return len(t.Sides) == 0 || side == "" || slices.Contains(t.Sides, side)
+}
+
+// sideLine is the text summary's line of per-side totals ("" when no
+// finding blames a side): each side's errors and warnings, those of the
+// sides left out marked so.
+func sideLine(t Totals) string {
+	var parts []string
+	for _, side := range slices.Sorted(maps.Keys(t.BySide)) {
+		c := t.BySide[side]
+		name := side
+		if side == "" {
+			name = "no side"
+		}
+		part := EscapeText(name) + " " + Plural(c.Errors, "error") + ", " + Plural(c.Warnings, "warning")
+		if !t.Counted(side) {
+			part += " (not counted)"
+		}
+		parts = append(parts, part)
+	}
+	if len(parts) == 0 || len(parts) == 1 && t.BySide[""] != (SideCount{}) {
+		return ""
+	}
+	line := "by side: " + strings.Join(parts, "; ")
+	if len(t.Sides) > 0 {
+		line += " (--side " + EscapeText(strings.Join(t.Sides, ",")) + ")"
+	}
+	return line + "\n"
 }
 
 // Options say what a Writer writes besides the findings.

@@ -123,6 +123,15 @@ type sarifTail struct {
 	} `json:"tool"`
 	Invocations []sarifInvocation `json:"invocations"`
 	ColumnKind  string            `json:"columnKind"`
+	// Properties give the per-side totals, when a finding blamed a side.
+	Properties *sarifRunProps `json:"properties,omitempty"`
+}
+
+// sarifRunProps are the run's per-side totals (Totals.BySide) and the
+// sides whose findings are its results (--side), if not all.
+type sarifRunProps struct {
+	BySide map[string]SideCount `json:"bySide"`
+	Sides  []string             `json:"sides,omitempty"`
 }
 
 type sarifInvocation struct {
@@ -222,6 +231,9 @@ func (s *SARIF) End(t Totals) {
 	}
 	tail.Invocations = []sarifInvocation{inv}
 	tail.ColumnKind = "unicodeCodePoints"
+	if sideLine(t) != "" {
+		tail.Properties = &sarifRunProps{BySide: t.BySide, Sides: t.Sides}
+	}
 	b, err := s.marshal(tail)
 	if err != nil {
 		s.err = err

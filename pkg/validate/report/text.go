@@ -100,6 +100,7 @@ func (t *Text) summary(s Totals, whole bool) {
 	if !whole {
 		return
 	}
+	fmt.Fprint(w, sideLine(s))
 	if err := t.traces.each(&t.out, s.Summary, true, func(d JSONDetected, _ []byte, noisy bool) error {
 		proto := d.Protocol
 		if proto == "" {
