@@ -44,7 +44,7 @@ func runCLI(t *testing.T, stdin string, args ...string) (code int, stdout, stder
 
 func TestTextOutputAndExitCodes(t *testing.T) {
 	good := writeFile(t, "good.jsonl", strings.Join([]string{acpInit, acpInitResp, acpNew, acpNewResp, acpExtra}, "\n"))
-	code, out, errs := runCLI(t, "", good)
+	code, out, errs := runCLI(t, "", "-v", good) // -v: with the messages by type
 	if code != exitOK {
 		t.Fatalf("valid trace: exit %d, want 0\n%s%s", code, out, errs)
 	}

@@ -57,7 +57,15 @@ func rawControl(s string) rune {
 func TestTextOutputIsInert(t *testing.T) {
 	sum := validate.Summary{Files: 1, ByType: map[string]int{"acp \x1b]0;title\x07": 1}, ByRule: map[string]int{"json": 1},
 		Detected: []validate.Detected{{File: hostile.File, Protocol: "acp", Dialect: "v1", Note: "a\nb"}}}
-	got := render(t, "text", []validate.Finding{hostile}, &sum)
+	// -v, for the summary's messages by type.
+	var out bytes.Buffer
+	w := NewText(&out, Options{Verbose: true})
+	w.Finding(hostile)
+	w.End(Totals{Summary: sum})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
 	want := `evil\n::error::x,\x1b[2J.jsonl:7: error: /params/\n::error file=a::pwned: duplicate key "\x1b[31mred\x1b[0m\u009b2J\u202e\xff%0A"\t [json]` + "\n"
 	if !strings.HasPrefix(got, want) {
 		t.Fatalf("got\n%s\nwant it to start with\n%s", got, want)

@@ -10,12 +10,16 @@ import (
 )
 
 // Text is --format text: one line per finding (FindingText), then a
-// summary that lists every trace, the messages by type and the findings by
-// rule, and with Options.Coverage each trace's requirements.
+// summary that lists every trace and the findings by rule (with
+// Options.Verbose, the messages by type too), and with Options.Coverage
+// each trace's requirements.
 type Text struct {
 	out
 	opts   Options
 	traces traceList
+	// wrote is set once a finding is written: the summary then starts
+	// after a blank line.
+	wrote bool
 }
 
 // NewText returns a Text writer on w.
@@ -31,6 +35,7 @@ func (t *Text) Finding(f validate.Finding) {
 	if t.err != nil {
 		return
 	}
+	t.wrote = true
 	_, t.err = fmt.Fprintln(t.w, FindingText(f))
 }
 
@@ -96,7 +101,11 @@ func FindingText(f validate.Finding) string {
 // was read as, its types and rules.
 func (t *Text) summary(s Totals, whole bool) {
 	w := t.w
-	fmt.Fprint(w, summaryLine(s))
+	line := summaryLine(s)
+	if !t.wrote {
+		line = line[1:] // nothing above to set it apart from
+	}
+	fmt.Fprint(w, line)
 	if !whole {
 		return
 	}
@@ -122,14 +131,18 @@ func (t *Text) summary(s Totals, whole bool) {
 			fmt.Fprintf(w, "    %s\n", EscapeText(strings.Join(peers, "; ")))
 		}
 		if c := d.Coverage; c != nil {
-			fmt.Fprintf(w, "    requirements: %d exercised and held, %d violated, %d checked but not exercised, %d not checked (--coverage lists them)\n", len(c.Exercised), len(c.Violated), len(c.Unexercised), len(c.Unchecked))
+			where := "--coverage lists them"
+			if t.opts.Coverage {
+				where = "listed below"
+			}
+			fmt.Fprintf(w, "    requirements: %d exercised and held, %d violated, %d checked but not exercised, %d not checked (%s)\n", len(c.Exercised), len(c.Violated), len(c.Unexercised), len(c.Unchecked), where)
 		}
 		return nil
 	}); err != nil {
 		t.err = err
 		return
 	}
-	if len(s.ByType) > 0 {
+	if len(s.ByType) > 0 && t.opts.Verbose {
 		fmt.Fprintln(w, "messages by type:")
 		for _, k := range validate.SortedKeys(s.ByType) {
 			fmt.Fprintf(w, "  %8d  %s\n", s.ByType[k], EscapeText(k))
@@ -152,30 +165,53 @@ func summaryLine(s Totals) string {
 	return fmt.Sprintf("\nsummary: %s, %s, %s: %s, %s%s\n", Plural(s.Files, "file"), Plural(s.Lines, "line"), Plural(s.Messages, "message"), Plural(s.Errors, "error"), Plural(s.Warnings, "warning"), known)
 }
 
-// coverage writes, per trace (as the summary lists them), the catalogue
-// rows it exercised, violated and never reached, as a table.
+// coverage writes what the traces showed of their catalogues: for one
+// trace (or with Options.Verbose, for each) the rows it violated,
+// exercised and never reached, and for more than one the combined view of
+// each version.
 func (t *Text) coverage(s validate.Summary) {
 	if t.err != nil {
 		return
 	}
-	w := t.w
+	var all combinedCoverage
+	n := 0
 	t.err = t.traces.each(&t.out, s, true, func(d JSONDetected, _ []byte, _ bool) error {
-		c := d.Coverage
-		if c == nil {
-			return nil
+		if d.Coverage != nil {
+			all.add(d)
+			n++
 		}
-		fmt.Fprintf(w, "\ncoverage of %s (%s %s):\n", EscapeText(d.File), EscapeText(d.Protocol), EscapeText(d.Dialect))
-		for _, part := range []struct {
-			what string
-			ids  []string
-		}{{"violated", c.Violated}, {"exercised", c.Exercised}, {"not exercised", c.Unexercised}} {
-			for _, id := range part.ids {
-				fmt.Fprintf(w, "  %-14s %s\n", part.what, EscapeText(id))
-			}
-		}
-		_, err := fmt.Fprintf(w, "  %d rows are not checked by any rule (validate --list-rules)\n", len(c.Unchecked))
-		return err
+		return nil
 	})
+	if t.err != nil || n == 0 {
+		return
+	}
+	if n == 1 || t.opts.Verbose {
+		t.err = t.traces.each(&t.out, s, true, t.traceCoverage)
+	}
+	if n > 1 && t.err == nil {
+		t.err = all.write(t.w)
+	}
+}
+
+// traceCoverage writes the rows one trace violated, exercised and never
+// reached.
+func (t *Text) traceCoverage(d JSONDetected, _ []byte, _ bool) error {
+	c := d.Coverage
+	if c == nil {
+		return nil
+	}
+	w := t.w
+	fmt.Fprintf(w, "\ncoverage of %s (%s %s):\n", EscapeText(d.File), EscapeText(d.Protocol), EscapeText(d.Dialect))
+	for _, part := range []struct {
+		what string
+		ids  []string
+	}{{"violated", c.Violated}, {"exercised", c.Exercised}, {"not exercised", c.Unexercised}} {
+		for _, id := range part.ids {
+			fmt.Fprintf(w, "  %-14s %s\n", part.what, EscapeText(id))
+		}
+	}
+	_, err := fmt.Fprintf(w, "  %d rows are not checked by any rule (validate --list-rules)\n", len(c.Unchecked))
+	return err
 }
 
 // Plural is "1 noun" or "N nouns".

@@ -29,12 +29,14 @@ func (l *traceList) finding(f validate.Finding) {
 	l.noisy[f.File] = true
 }
 
-// end keeps what sum.Detected says of the trace name.
+// end keeps what sum.Detected says of the trace name. A trace has
+// findings if one was told or its summary counts one (a finding that went
+// only to a baseline being written).
 func (l *traceList) end(o *out, name string, sum validate.Summary) error {
 	defer delete(l.noisy, name)
 	for _, d := range sum.Detected {
 		flag := "0"
-		if l.noisy[d.File] {
+		if l.noisy[d.File] || sum.Errors+sum.Warnings > 0 {
 			flag = "1"
 		}
 		b, err := o.marshal(DetectedJSON(d))
