@@ -81,14 +81,7 @@ func listRules(w io.Writer, proto, version, format string) error {
 		return fmt.Errorf("no requirement catalogue for version %q (validate --help lists the versions)", version)
 	}
 	if format == "json" {
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		for _, r := range rows {
-			if err := enc.Encode(r); err != nil {
-				return err
-			}
-		}
-		return nil
+		return jsonLines(w, rows)
 	}
 	type count struct{ rows, passive, checked int }
 	counts := map[string]*count{}
@@ -97,7 +90,10 @@ func listRules(w io.Writer, proto, version, format string) error {
 	for _, r := range rows {
 		k := r.Protocol + " " + r.Version
 		if k != last {
-			fmt.Fprintf(w, "\n%s %s\n", r.Protocol, r.Version)
+			if last != "" {
+				fmt.Fprintln(w)
+			}
+			fmt.Fprintf(w, "%s %s\n  %-48s %-10s %-7s %-7s %s\n", r.Protocol, r.Version, "requirement", "level", "side", "observe", "citation")
 			last = k
 			counts[k] = &count{}
 			order = append(order, k)
@@ -122,6 +118,83 @@ func listRules(w io.Writer, proto, version, format string) error {
 	for _, k := range order {
 		c := counts[k]
 		fmt.Fprintf(w, "  %-20s %4d rows, %4d passive, %4d checked\n", k, c.rows, c.passive, c.checked)
+	}
+	return nil
+}
+
+// ruleRow is a rule as --list-rules --rules --format json prints it.
+type ruleRow struct {
+	Rule     string `json:"rule"`
+	Protocol string `json:"protocol,omitempty"`
+	Severity string `json:"severity"`
+	Summary  string `json:"summary"`
+}
+
+// ruleRows lists the rules a finding may carry, each once, as the rule
+// table orders them: those of every protocol (Protocol ""), then each
+// protocol's (only proto's, if set), with the first sentence of its
+// description.
+func ruleRows(pl plugins, proto string) []ruleRow {
+	own := map[string]string{}
+	ps := pl.protocols
+	if ps == nil {
+		ps = validate.Protocols()
+	}
+	for _, p := range ps {
+		if p.Docs == nil {
+			continue
+		}
+		for _, d := range p.Docs() {
+			if _, ok := own[d.Name]; !ok && d.Text != "" {
+				own[d.Name] = p.Name
+			}
+		}
+	}
+	var out []ruleRow
+	for _, d := range pl.catalogue().Rules() {
+		p := own[d.Name]
+		if proto != "" && p != "" && p != proto {
+			continue
+		}
+		out = append(out, ruleRow{Rule: d.Name, Protocol: p, Severity: d.Severity, Summary: strings.TrimSpace(report.FirstSentence(strings.ReplaceAll(d.Text, "`", "")))})
+	}
+	return out
+}
+
+// listRuleNames prints --list-rules --rules: the rules under a heading per
+// protocol, each with its severity and one line of what it catches.
+func listRuleNames(w io.Writer, rows []ruleRow, format string) error {
+	if format == "json" {
+		return jsonLines(w, rows)
+	}
+	last := "-"
+	for _, r := range rows {
+		if r.Protocol != last {
+			if last != "-" {
+				fmt.Fprintln(w)
+			}
+			heading := "rules of every protocol"
+			if r.Protocol != "" {
+				heading = r.Protocol + " rules"
+			}
+			fmt.Fprintf(w, "%s (validate --explain RULE tells more):\n", heading)
+			last = r.Protocol
+		}
+		if _, err := fmt.Fprintf(w, "  %-26s %-15s %s\n", escapeText(r.Rule), r.Severity, escapeText(r.Summary)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// jsonLines writes each of rows as one line of JSON.
+func jsonLines[T any](w io.Writer, rows []T) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for _, r := range rows {
+		if err := enc.Encode(r); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -56,7 +56,7 @@ var helpCheckGroups = []struct {
 	{"Output", []string{"format", "summary", "v", "coverage", "strict", "progress"}},
 	{"Reading traces", []string{"protocol", "dialect", "direction", "partial", "max-line", "max-bytes", "max-depth"}},
 	{"Rules and baselines", []string{"disable", "warn", "side", "config", "no-config", "baseline", "write-baseline"}},
-	{"The requirement catalogue", []string{"list-rules", "explain"}},
+	{"The requirement catalogue", []string{"list-rules", "rules", "explain"}},
 	{"Checking", []string{"workers", "fast", "roundtrip"}},
 	{"Fleets of traces (a CI matrix)", []string{"shard", "merge"}},
 	{"Other flags", nil},

@@ -156,6 +156,7 @@ type options struct {
 	writeBaseline string
 
 	listRules bool
+	rules     bool
 	explain   string
 	coverage  bool
 	verbose   bool
@@ -253,6 +254,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fl.StringVar(&o.baseline, "baseline", "", "hold back the findings this baseline `file` knows (same file, rule, pointer and message); fail only on new ones")
 	fl.StringVar(&o.writeBaseline, "write-baseline", "", "write every finding to this baseline `file` (exit 0 unless a trace could not be read); in text format the findings go only to the file")
 	fl.BoolVar(&o.listRules, "list-rules", false, "print the requirement catalogue (every MUST, SHOULD and their negations of each version's spec: id, level, side, gate, citation, and the rule that checks it, if any) and exit; --protocol and --dialect narrow it, --format json prints one object per row")
+	fl.BoolVar(&o.rules, "rules", false, "with --list-rules: list the rules instead (the name in a finding's brackets), each with its severity and one line of what it catches, under a heading per protocol")
 	fl.StringVar(&o.explain, "explain", "", "print the catalogue row `ID` (a requirement a finding names) with its citation and an example trace that breaks it, or what a rule a finding names catches and why it is an error or a warning, and exit")
 	fl.BoolVar(&o.version, "version", false, "print the module version and VCS revision this validate was built from, and exit")
 	fl.BoolVar(&o.verbose, "v", false, "in the text summary, every trace's details (how its version was decided, its peers, its requirements; without -v a trace with no finding gets one line), and on stderr each file of the walked folders not read as a trace (without -v, their count)")
@@ -288,6 +290,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	if o.maxLine > 1<<31-1 {
 		return fail("--max-line %d is too large: at most 2GiB", int64(o.maxLine))
+	}
+	if o.rules && !o.listRules {
+		return fail("--rules goes with --list-rules: validate --list-rules --rules")
+	}
+	if o.listRules && o.rules {
+		if err := listRuleNames(stdout, ruleRows(pl, o.protocol), o.format); err != nil {
+			return fail("--list-rules: %s", escapeText(err.Error()))
+		}
+		return exitOK
 	}
 	if o.listRules {
 		if err := listRules(stdout, o.protocol, o.dialect, o.format); err != nil {
@@ -357,7 +368,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	// The inputs come one at a time (expand walks folders as it goes);
 	// the first two are looked at before the run begins.
 	sk := &skipped{w: stderr, verbose: o.verbose}
-	var inputs iter.Seq[input] = expand(files, sk.add)
+	var inputs iter.Seq[input] = expand(dedupe(files), sk.add)
 	if o.shard.n > 0 {
 		inputs = o.shard.filter(inputs)
 	}
@@ -458,7 +469,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		total.Merge(sum)
 		if err != nil {
 			ioFailed = true
-			fmt.Fprintf(stderr, "validate: %s\n", escapeText(err.Error()))
+			// The text output says it already, as an io finding:
+			// on a terminal, once is enough.
+			if o.format != "text" {
+				fmt.Fprintf(stderr, "validate: %s\n", escapeText(err.Error()))
+			}
 		}
 		if ctx.Err() != nil {
 			break
