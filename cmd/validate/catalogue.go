@@ -218,7 +218,11 @@ func explainRow(w io.Writer, id string) error {
 			}
 			found = true
 			fmt.Fprintf(w, "%s (%s %s)\n", q.ID, p, q.Version)
-			fmt.Fprintf(w, "  %s, binds the %s", q.Level, q.Side)
+			if q.Side == "either" {
+				fmt.Fprintf(w, "  %s, binds either side", q.Level)
+			} else {
+				fmt.Fprintf(w, "  %s, binds the %s", q.Level, q.Side)
+			}
 			if q.Gate != "" {
 				fmt.Fprintf(w, ", when %s", q.Gate)
 			}

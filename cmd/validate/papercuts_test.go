@@ -152,3 +152,12 @@ func validTraces(t *testing.T) int {
 	}
 	return len(m)
 }
+
+// TestExplainEitherSide: a requirement that binds either peer says so in
+// words.
+func TestExplainEitherSide(t *testing.T) {
+	out := mustRun(t, exitOK, "--explain", "acp.ext.no-root-fields")
+	if !strings.Contains(out, "MUST NOT, binds either side") || strings.Contains(out, "the either") {
+		t.Errorf("--explain acp.ext.no-root-fields:\n%s", out)
+	}
+}
