@@ -19,8 +19,8 @@ func Example() {
 		return
 	}
 	out, _ := report.New("github", os.Stdout, report.Options{})
-	trace := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}
-{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{}}}
+	trace := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientInfo":{"name":"ed","version":"1"},"clientCapabilities":{}}}
+{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"ag","version":"1"},"agentCapabilities":{}}}
 {"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"relative/dir","mcpServers":[]}}
 `
 	sum, err := eng.Check(context.Background(), "session.jsonl", strings.NewReader(trace), validate.FileOptions{}, out.Finding)
