@@ -200,6 +200,21 @@ func mergeInto(out Writer, kind string, paths []string) (Totals, error) {
 	return t, nil
 }
 
+// emitFindings gives w the findings of the trace name a report holds
+// next: head reads the next one into *next, which is then taken.
+func emitFindings(w Writer, name string, head func() (string, bool, error), next **validate.Finding) error {
+	for {
+		if _, _, err := head(); err != nil {
+			return err
+		}
+		if *next == nil || (*next).File != name {
+			return nil
+		}
+		w.Finding(**next)
+		*next = nil
+	}
+}
+
 // jsonReport reads a --format json report: its finding lines with one
 // reader, the list of traces at the end of its summary with another.
 type jsonReport struct {
@@ -366,15 +381,8 @@ func (r *jsonReport) head() (string, bool, error) {
 }
 
 func (r *jsonReport) emit(w Writer, name string) error {
-	for {
-		if _, _, err := r.head(); err != nil {
-			return err
-		}
-		if r.next == nil || r.next.File != name {
-			break
-		}
-		w.Finding(*r.next)
-		r.next = nil
+	if err := emitFindings(w, name, r.head, &r.next); err != nil {
+		return err
 	}
 	var sum validate.Summary
 	if r.trace != nil && r.trace.File == name {
@@ -516,15 +524,8 @@ func (r *sarifReport) head() (string, bool, error) {
 }
 
 func (r *sarifReport) emit(w Writer, name string) error {
-	for {
-		if _, _, err := r.head(); err != nil {
-			return err
-		}
-		if r.next == nil || r.next.File != name {
-			break
-		}
-		w.Finding(*r.next)
-		r.next = nil
+	if err := emitFindings(w, name, r.head, &r.next); err != nil {
+		return err
 	}
 	w.EndTrace(name, validate.Summary{})
 	return nil
