@@ -56,7 +56,7 @@ func ruleTexts() []protocol.RuleDoc {
 		{Name: RuleListCursor, Severity: "error",
 			Text: "ACP: a `session/list` cursor that no answer on the connection gave: cursors are opaque, sent back exactly as received (`acp.list.opaque-cursor`); when the last page had no `nextCursor`, the listing was over (`acp.list.end-on-missing-cursor`). Not reported in a capture that began mid-session or lost a line"},
 		{Name: RuleTerminalLifecycle, Severity: "error",
-			Text: "ACP v1: a session closed (its `session/close` answered) while a terminal the agent created for it with `terminal/create` was never released with `terminal/release` (`acp.terminal.release`); a killed terminal is still released: killing its command with `terminal/kill` does not release it (`acp.terminal.release-after-kill`)"},
+			Text: "ACP v1: a session closed (its `session/close` answered) while a terminal the agent created for it with `terminal/create` was never released with `terminal/release` (`acp.terminal.release`); a killed terminal is still released: killing its command with `terminal/kill` does not release it (`acp.terminal.release-after-kill`); and, a warning, a `terminal/*` request for a released terminal or a tool call that embeds one (`acp.terminal.invalid-after-release`)"},
 		{Name: RuleBaselineContent, Severity: "error",
 			Text: "ACP v1: a `session/prompt` whose content is only of the types every agent accepts whatever its prompt capabilities say (`text`, `resource_link`) answered -32602 (invalid params) (`acp.init.baseline-prompt-content`; `acp.content.text-supported` for text alone)"},
 		{Name: RuleElicitation, Severity: "error / warning",
@@ -77,5 +77,11 @@ func ruleTexts() []protocol.RuleDoc {
 			Text: "ACP: a custom (`_`) method answered with a result by a side whose initialize capabilities advertise no extension in `_meta` (`acp.ext.advertise-custom`, a SHOULD)"},
 		{Name: RuleUnsupported, Severity: "warning",
 			Text: "ACP: the client's next message after the agent answered `initialize` with a protocol version above the one the client asked for (its newest) or one no ACP version has: the client closes the connection instead (`acp.init.client-close-unsupported`, a SHOULD)"},
+		{Name: RuleIDs, Severity: "warning",
+			Text: "ACP v1: an id used twice where it names one thing: a request id of a request of the same sender still awaiting its answer (`acp.jsonrpc.unique-pending-id`; both answers are then taken, neither is called a duplicate), a `tool_call` announcing an id the session already has (`acp.tool-call.unique-id`), an `optionId` offered twice in one permission request (`acp.permission.unique-option-id`). The docs state these as definitions, without a keyword"},
+		{Name: RuleSettings, Severity: "warning",
+			Text: "ACP v1: a `session/set_mode` mode that is not among the session's `availableModes` (`acp.mode.available`), a `session/set_config_option` value that is not among the select option's values or not a boolean for a boolean option (`acp.config.value-offered`), an `authenticate` method the initialize result did not advertise (`acp.auth.method-advertised`)"},
+		{Name: RuleNotFound, Severity: "error / warning",
+			Text: "ACP v1: a `session/list` answered -32002 (resource not found) where no match is an empty `sessions` array (`acp.list.empty-array`, a MUST), a `session/delete` answered -32002 where deleting what is gone succeeds quietly (`acp.delete.idempotent`, a SHOULD: a warning)"},
 	}
 }
