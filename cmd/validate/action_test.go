@@ -144,6 +144,10 @@ func TestAction(t *testing.T) {
 	}
 	copyFixtures(t, traces, "acp/valid/01-code-review.jsonl", "acp/valid/01-code-review.dir")
 
+	// outputs are the steps' outputs by step id (GITHUB_OUTPUT); cache is
+	// the Actions cache (a folder per key), which outlives a run.
+	outputs := map[string]map[string]string{}
+	cache := map[string]string{}
 	expr := regexp.MustCompile(`\$\{\{\s*([^}]*?)\s*\}\}`)
 	subst := func(s string) string {
 		return expr.ReplaceAllStringFunc(s, func(m string) string {
@@ -157,6 +161,11 @@ func TestAction(t *testing.T) {
 				return v
 			case e == "github.action_path":
 				return root
+			case e == "runner.temp":
+				return runnerTemp
+			}
+			if m := regexp.MustCompile(`^steps\.([\w-]+)\.outputs\.([\w-]+)$`).FindStringSubmatch(e); m != nil {
+				return outputs[m[1]][m[2]]
 			}
 			t.Fatalf("expression %q not understood", e)
 			return ""
@@ -171,11 +180,15 @@ func TestAction(t *testing.T) {
 		always := false
 		ok := true
 		for _, part := range strings.Split(c, " && ") {
-			switch m := regexp.MustCompile(`^inputs\.([\w-]+) (==|!=) '(.*)'$`).FindStringSubmatch(part); {
+			m := regexp.MustCompile(`^inputs\.([\w-]+) (==|!=) '(.*)'$`).FindStringSubmatch(part)
+			o := regexp.MustCompile(`^steps\.([\w-]+)\.outputs\.([\w-]+) (==|!=) '(.*)'$`).FindStringSubmatch(part)
+			switch {
 			case part == "always()":
 				always = true
 			case m != nil:
 				ok = ok && (inputs[m[1]] == m[3]) == (m[2] == "==")
+			case o != nil:
+				ok = ok && (outputs[o[1]][o[2]] == o[4]) == (o[3] == "==")
 			default:
 				t.Fatalf("if condition %q not understood", c)
 			}
@@ -191,17 +204,51 @@ func TestAction(t *testing.T) {
 		t.Helper()
 		var results []result
 		failed := false
+		clear(outputs)
+		var saves [][2]string // the caches to save when the job ends: path, key
+		defer func() {
+			for _, sv := range saves {
+				if _, err := os.Stat(sv[0]); err == nil {
+					dst := filepath.Join(t.TempDir(), "cache")
+					if err := os.CopyFS(dst, os.DirFS(sv[0])); err != nil {
+						t.Fatal(err)
+					}
+					cache[sv[1]] = dst
+				}
+			}
+		}()
 		for _, s := range runs["steps"].([]any) {
 			step := s.(map[string]any)
 			name, _ := step["name"].(string)
+			id, _ := step["id"].(string)
 			c, _ := step["if"].(string)
 			if !cond(c, failed) {
 				continue
 			}
 			if uses, ok := step["uses"].(string); ok {
-				// Setting up Go is the runner's business; this test
-				// runs the go on PATH.
-				if !strings.HasPrefix(uses, "actions/setup-go@") {
+				switch {
+				case strings.HasPrefix(uses, "actions/setup-go@"):
+					// Setting up Go is the runner's business; this
+					// test runs the go on PATH.
+					results = append(results, result{name: name})
+				case strings.HasPrefix(uses, "actions/cache@"):
+					with := step["with"].(map[string]any)
+					path, key := subst(with["path"].(string)), subst(with["key"].(string))
+					if key == "" {
+						t.Fatalf("step %q: an empty cache key", name)
+					}
+					outputs[id] = map[string]string{}
+					if from, ok := cache[key]; ok {
+						os.RemoveAll(path)
+						if err := os.CopyFS(path, os.DirFS(from)); err != nil {
+							t.Fatal(err)
+						}
+						outputs[id]["cache-hit"] = "true"
+					} else {
+						saves = append(saves, [2]string{path, key})
+					}
+					results = append(results, result{name: name})
+				default:
 					t.Fatalf("step %q uses %s, which this test cannot run", name, uses)
 				}
 				continue
@@ -211,7 +258,8 @@ func TestAction(t *testing.T) {
 			}
 			cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", subst(step["run"].(string)))
 			cmd.Dir = repo
-			cmd.Env = append(os.Environ(), "GITHUB_ACTION_PATH="+root, "RUNNER_TEMP="+runnerTemp, "GITHUB_WORKSPACE="+repo)
+			ghOut := filepath.Join(t.TempDir(), "output")
+			cmd.Env = append(os.Environ(), "GITHUB_ACTION_PATH="+root, "RUNNER_TEMP="+runnerTemp, "GITHUB_WORKSPACE="+repo, "GITHUB_OUTPUT="+ghOut, "RUNNER_OS=Linux", "RUNNER_ARCH=X64")
 			cmd.Env = append(cmd.Env, offlineGo("")[:4]...)
 			if env, ok := step["env"].(map[string]any); ok {
 				for k, v := range env {
@@ -228,6 +276,14 @@ func TestAction(t *testing.T) {
 			}
 			if code != 0 {
 				failed = true
+			}
+			if b, err := os.ReadFile(ghOut); err == nil && id != "" {
+				outputs[id] = map[string]string{}
+				for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+					if k, v, ok := strings.Cut(l, "="); ok {
+						outputs[id][k] = v
+					}
+				}
 			}
 			results = append(results, result{name, code, string(out)})
 		}
@@ -253,6 +309,24 @@ func TestAction(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(runnerTemp, "agentproto-validate", "validate")); err != nil {
 		t.Fatalf("the build step did not build validate: %v", err)
+	}
+	find(rs, "Build validate")
+	find(rs, "Set up Go")
+	if len(cache) != 1 {
+		t.Fatalf("the job saved %d caches, want the built validate", len(cache))
+	}
+
+	// The next run of the same action restores validate from the cache:
+	// no Go set up, no build.
+	os.RemoveAll(filepath.Join(runnerTemp, "agentproto-validate"))
+	rs = runAction()
+	for _, r := range rs {
+		if r.name == "Build validate" || r.name == "Set up Go" {
+			t.Errorf("with validate in the cache, the step %q ran", r.name)
+		}
+		if r.code != 0 {
+			t.Fatalf("clean traces, from the cache: step %q: exit %d\n%s", r.name, r.code, r.out)
+		}
 	}
 	sarif, err := os.ReadFile(filepath.Join(repo, inputs["sarif"]))
 	if err != nil {
@@ -285,12 +359,15 @@ func TestAction(t *testing.T) {
 	}
 
 	// Flags through args: --disable schema makes the same traces pass.
+	// Without the cache, validate is built again.
 	inputs["args"] = "--disable schema"
 	inputs["sarif"] = ""
+	inputs["cache"] = "false"
 	rs = runAction()
 	if c := find(rs, "Check the traces"); c.code != 0 {
 		t.Errorf("args --disable schema: the check exits %d\n%s", c.code, c.out)
 	}
+	find(rs, "Build validate")
 	for _, r := range rs {
 		if r.name == "Write SARIF" {
 			t.Errorf("sarif empty: the SARIF step ran")

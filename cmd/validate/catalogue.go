@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentproto/agentproto/pkg/validate"
-	"github.com/agentproto/agentproto/pkg/validate/protocol"
+	"github.com/agentproto/agentproto/pkg/validate/report"
 	"github.com/agentproto/agentproto/schema/registry"
 )
 
@@ -81,14 +81,7 @@ func listRules(w io.Writer, proto, version, format string) error {
 		return fmt.Errorf("no requirement catalogue for version %q (validate --help lists the versions)", version)
 	}
 	if format == "json" {
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		for _, r := range rows {
-			if err := enc.Encode(r); err != nil {
-				return err
-			}
-		}
-		return nil
+		return jsonLines(w, rows)
 	}
 	type count struct{ rows, passive, checked int }
 	counts := map[string]*count{}
@@ -97,7 +90,10 @@ func listRules(w io.Writer, proto, version, format string) error {
 	for _, r := range rows {
 		k := r.Protocol + " " + r.Version
 		if k != last {
-			fmt.Fprintf(w, "\n%s %s\n", r.Protocol, r.Version)
+			if last != "" {
+				fmt.Fprintln(w)
+			}
+			fmt.Fprintf(w, "%s %s\n  %-48s %-10s %-7s %-7s %s\n", r.Protocol, r.Version, "requirement", "level", "side", "observe", "citation")
 			last = k
 			counts[k] = &count{}
 			order = append(order, k)
@@ -126,6 +122,83 @@ func listRules(w io.Writer, proto, version, format string) error {
 	return nil
 }
 
+// ruleRow is a rule as --list-rules --rules --format json prints it.
+type ruleRow struct {
+	Rule     string `json:"rule"`
+	Protocol string `json:"protocol,omitempty"`
+	Severity string `json:"severity"`
+	Summary  string `json:"summary"`
+}
+
+// ruleRows lists the rules a finding may carry, each once, as the rule
+// table orders them: those of every protocol (Protocol ""), then each
+// protocol's (only proto's, if set), with the first sentence of its
+// description.
+func ruleRows(pl plugins, proto string) []ruleRow {
+	own := map[string]string{}
+	ps := pl.protocols
+	if ps == nil {
+		ps = validate.Protocols()
+	}
+	for _, p := range ps {
+		if p.Docs == nil {
+			continue
+		}
+		for _, d := range p.Docs() {
+			if _, ok := own[d.Name]; !ok && d.Text != "" {
+				own[d.Name] = p.Name
+			}
+		}
+	}
+	var out []ruleRow
+	for _, d := range pl.catalogue().Rules() {
+		p := own[d.Name]
+		if proto != "" && p != "" && p != proto {
+			continue
+		}
+		out = append(out, ruleRow{Rule: d.Name, Protocol: p, Severity: d.Severity, Summary: strings.TrimSpace(report.FirstSentence(strings.ReplaceAll(d.Text, "`", "")))})
+	}
+	return out
+}
+
+// listRuleNames prints --list-rules --rules: the rules under a heading per
+// protocol, each with its severity and one line of what it catches.
+func listRuleNames(w io.Writer, rows []ruleRow, format string) error {
+	if format == "json" {
+		return jsonLines(w, rows)
+	}
+	last := "-"
+	for _, r := range rows {
+		if r.Protocol != last {
+			if last != "-" {
+				fmt.Fprintln(w)
+			}
+			heading := "rules of every protocol"
+			if r.Protocol != "" {
+				heading = r.Protocol + " rules"
+			}
+			fmt.Fprintf(w, "%s (validate --explain RULE tells more):\n", heading)
+			last = r.Protocol
+		}
+		if _, err := fmt.Fprintf(w, "  %-26s %-15s %s\n", escapeText(r.Rule), r.Severity, escapeText(r.Summary)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// jsonLines writes each of rows as one line of JSON.
+func jsonLines[T any](w io.Writer, rows []T) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for _, r := range rows {
+		if err := enc.Encode(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // explainRow prints every version's row named id, with its example.
 func explainRow(w io.Writer, id string) error {
 	reg, err := registry.Embedded()
@@ -145,7 +218,11 @@ func explainRow(w io.Writer, id string) error {
 			}
 			found = true
 			fmt.Fprintf(w, "%s (%s %s)\n", q.ID, p, q.Version)
-			fmt.Fprintf(w, "  %s, binds the %s", q.Level, q.Side)
+			if q.Side == "either" {
+				fmt.Fprintf(w, "  %s, binds either side", q.Level)
+			} else {
+				fmt.Fprintf(w, "  %s, binds the %s", q.Level, q.Side)
+			}
 			if q.Gate != "" {
 				fmt.Fprintf(w, ", when %s", q.Gate)
 			}
@@ -213,68 +290,8 @@ func nearest(id string, ids []string) string {
 	return best
 }
 
-// coverage writes, per trace (as the summary lists them), the catalogue rows it exercised,
-// violated and never reached, as a table.
-func (p *printer) coverage(s validate.Summary) {
-	if p.werr != nil {
-		return
-	}
-	w := p.w
-	p.werr = p.eachTrace(s, true, func(d jsonDetected, _ []byte, _ bool) error {
-		c := d.Coverage
-		if c == nil {
-			return nil
-		}
-		fmt.Fprintf(w, "\ncoverage of %s (%s %s):\n", escapeText(d.File), escapeText(d.Protocol), escapeText(d.Dialect))
-		for _, part := range []struct {
-			what string
-			ids  []string
-		}{{"violated", c.Violated}, {"exercised", c.Exercised}, {"not exercised", c.Unexercised}} {
-			for _, id := range part.ids {
-				fmt.Fprintf(w, "  %-14s %s\n", part.what, escapeText(id))
-			}
-		}
-		_, err := fmt.Fprintf(w, "  %d rows are not checked by any rule (validate --list-rules)\n", len(c.Unchecked))
-		return err
-	})
-}
-
-// runCatalogue is where a run's rule documentation and catalogue rows
-// come from: the run's protocols and registry (validate.Options, through
-// plugins), so that a protocol plugged in from outside is described as a
-// built-in one is; nil fields mean the built-in list and the embedded
-// registry.
-type runCatalogue struct {
-	protocols []validate.Protocol
-	registry  *registry.Registry
-}
-
-// catalogue is the run's catalogue source.
-func (pl plugins) catalogue() runCatalogue {
-	return runCatalogue{protocols: pl.protocols, registry: pl.registry}
-}
-
-// ruleDocs lists the documented rules of proto, as its registration
-// documents them.
-func (c runCatalogue) ruleDocs(proto string) []protocol.RuleDoc {
-	if c.protocols == nil {
-		return validate.RuleDocs(proto)
-	}
-	var out []protocol.RuleDoc
-	for _, p := range c.protocols {
-		if p.Name == proto && p.Docs != nil {
-			out = append(out, p.Docs()...)
-		}
-	}
-	return out
-}
-
-// requirement returns the catalogue row id of proto, from the version
-// named if it lists the row, else from the first version that does; nil
-// when no version of the run's registry has it.
-func (c runCatalogue) requirement(proto, version, id string) *registry.Requirement {
-	if c.registry == nil {
-		return validate.LookupRequirement(proto, version, id)
-	}
-	return c.registry.FindRequirement(proto, version, id)
+// catalogue is the run's source of rule descriptions and catalogue rows:
+// its protocols and registry.
+func (pl plugins) catalogue() report.Catalogue {
+	return report.Catalogue{Protocols: pl.protocols, Registry: pl.registry}
 }

@@ -3,12 +3,12 @@ package main
 import (
 	"flag"
 	"fmt"
-	"strings"
 
 	"github.com/agentproto/agentproto/internal/jsonscan"
 	"github.com/agentproto/agentproto/pkg/trace"
 	"github.com/agentproto/agentproto/pkg/validate"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
+	"github.com/agentproto/agentproto/pkg/validate/report"
 )
 
 // checkFlags are the flags that say how traffic is read and checked and
@@ -45,9 +45,9 @@ const liveWorkers = 1
 // protocol names --protocol takes.
 func (c *checkFlags) register(fl *flag.FlagSet, m flagMode, protocols []string) {
 	live := m == liveMode
-	formats := "output `format`: " + formatNames(false) + " (sarif is SARIF 2.1.0, junit JUnit XML, html one self-contained page to look at)"
+	formats := "output `format`: " + report.Described()
 	if live {
-		formats = "findings `format`: " + formatNames(true) + " (the formats written as findings come)"
+		formats = "findings `format`: " + report.Names(true) + " (the formats written as findings come)"
 	}
 	fl.StringVar(&c.format, "format", "text", formats)
 	fl.StringVar(&c.protocol, "protocol", "", "force the `protocol` of every trace: "+orList(protocols)+" (default: detect)")
@@ -99,12 +99,4 @@ func (pl plugins) protocolNames() []string {
 		names[i] = p.Name
 	}
 	return names
-}
-
-// orList writes names as a sentence: "a, b or c".
-func orList(names []string) string {
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }

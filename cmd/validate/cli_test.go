@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agentproto/agentproto/pkg/validate"
+	"github.com/agentproto/agentproto/pkg/validate/report"
 )
 
 // TestVersionFlag: --version prints one line naming the command, its
@@ -142,9 +143,9 @@ func TestHelpTeaches(t *testing.T) {
 			t.Errorf("--help does not show the tap's --%s", name)
 		}
 	}
-	for _, f := range outputFormats() {
-		if !strings.Contains(help, f.name) {
-			t.Errorf("--help does not name the output format %s", f.name)
+	for _, f := range report.Formats() {
+		if !strings.Contains(help, f.Name) {
+			t.Errorf("--help does not name the output format %s", f.Name)
 		}
 	}
 	for _, r := range validate.Rules() {

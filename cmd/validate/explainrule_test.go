@@ -1,8 +1,12 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/agentproto/agentproto/pkg/validate"
+	"github.com/agentproto/agentproto/pkg/validate/report"
 )
 
 // TestExplainTakesRuleNames: the first word in a finding's brackets is a
@@ -30,5 +34,17 @@ func TestExplainTakesRuleNames(t *testing.T) {
 	}
 	if code, _, errOut := runCLI(t, "", "--explain", "no-such-rule"); code != exitUsage || !strings.Contains(errOut, "no requirement") {
 		t.Errorf("--explain of nothing: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestREADMERuleTableFresh: the README's rule table is the one go generate
+// writes from the rules' RuleDocs (internal/ruletable), row for row.
+func TestREADMERuleTableFresh(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := report.MarkdownTable(validate.RuleTable(nil)); !strings.Contains(string(b), "\n## Rules\n\n"+want) {
+		t.Error("README.md's rule table is not what the rules describe: run go generate ./cmd/validate")
 	}
 }

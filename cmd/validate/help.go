@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentproto/agentproto/pkg/validate"
+	"github.com/agentproto/agentproto/pkg/validate/report"
 )
 
 // helpModes opens --help: what the command does in each of its four modes,
@@ -54,8 +55,8 @@ var helpCheckGroups = []struct {
 }{
 	{"Output", []string{"format", "summary", "v", "coverage", "strict", "progress"}},
 	{"Reading traces", []string{"protocol", "dialect", "direction", "partial", "max-line", "max-bytes", "max-depth"}},
-	{"Rules and baselines", []string{"disable", "warn", "config", "no-config", "baseline", "write-baseline"}},
-	{"The requirement catalogue", []string{"list-rules", "explain"}},
+	{"Rules and baselines", []string{"disable", "warn", "side", "config", "no-config", "baseline", "write-baseline"}},
+	{"The requirement catalogue", []string{"list-rules", "rules", "explain"}},
 	{"Checking", []string{"workers", "fast", "roundtrip"}},
 	{"Fleets of traces (a CI matrix)", []string{"shard", "merge"}},
 	{"Other flags", nil},
@@ -66,12 +67,26 @@ var helpCheckGroups = []struct {
 // them.
 var helpLiveFlags = []string{"record", "findings", "check", "fail-on-error", "replay", "timeout", "listen", "upstream", "backlog"}
 
+// formatExamples are the examples of the output formats that give one,
+// laid out as usage's.
+func formatExamples() string {
+	var sb strings.Builder
+	for _, f := range report.Formats() {
+		if f.Example == "" {
+			continue
+		}
+		fmt.Fprintf(&sb, "  %s\n", f.Example)
+		sb.WriteString(wrap(strings.Repeat(" ", 44), f.Help+": "+f.Use, 88))
+	}
+	return sb.String()
+}
+
 // printHelp writes --help: the modes, the check's examples and details,
 // every flag of the check by group, the tap's, replay's and relay's own
 // flags, the dialects and the exit status.
 func printHelp(w io.Writer, fl *flag.FlagSet) {
 	fmt.Fprint(w, helpModes)
-	fmt.Fprint(w, "\n"+usage)
+	fmt.Fprint(w, "\n"+strings.Replace(usage, "{format examples}\n", formatExamples(), 1))
 	shown := map[string]bool{}
 	for _, g := range helpCheckGroups {
 		var flags []*flag.Flag
@@ -98,7 +113,7 @@ func printHelp(w io.Writer, fl *flag.FlagSet) {
 	for _, name := range checkFlagNames() {
 		shared = append(shared, "--"+name)
 	}
-	fmt.Fprint(w, wrap("  ", fmt.Sprintf("They also take the check's %s; there --format is %s (the formats written as findings come), and --workers defaults to %d (the other cores are left to the relay and the agent).", strings.Join(shared, ", "), formatNames(true), liveWorkers), 80))
+	fmt.Fprint(w, wrap("  ", fmt.Sprintf("They also take the check's %s; there --format is %s (the formats written as findings come), and --workers defaults to %d (the other cores are left to the relay and the agent).", strings.Join(shared, ", "), report.Names(true), liveWorkers), 80))
 	fmt.Fprint(w, dialectHelp())
 	fmt.Fprint(w, helpExit)
 }

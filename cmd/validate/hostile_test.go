@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/agentproto/agentproto/internal/spool"
 	"github.com/agentproto/agentproto/pkg/validate"
+	"github.com/agentproto/agentproto/pkg/validate/report"
 	"io"
 	"os"
 	"path/filepath"
@@ -63,7 +64,7 @@ func TestGrowingFileIsReadToItsSizeAtOpen(t *testing.T) {
 // million), and the suite written when the trace ends holds every one.
 func TestJUnitHoldsNoFindings(t *testing.T) {
 	var out countingWriter
-	p := newPrinter("junit", &out)
+	p := report.NewJUnit(&out, report.Options{})
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
@@ -73,16 +74,16 @@ func TestJUnitHoldsNoFindings(t *testing.T) {
 		if i%4 == 0 {
 			sev = validate.Warning
 		}
-		p.finding(validate.Finding{File: "t.jsonl", Line: i, Severity: sev, Rule: "schema", Pointer: "/params/x", Message: "a message <&> long enough to count, line " + strconv.Itoa(i)})
+		p.Finding(validate.Finding{File: "t.jsonl", Line: i, Severity: sev, Rule: "schema", Pointer: "/params/x", Message: "a message <&> long enough to count, line " + strconv.Itoa(i)})
 	}
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	if grew := int64(after.HeapAlloc) - int64(before.HeapAlloc); grew > 8*spool.Memory {
 		t.Errorf("%d findings held %d KiB of heap, want at most %d KiB", n, grew>>10, 8*spool.Memory>>10)
 	}
-	p.file("t.jsonl", validate.Summary{})
-	p.summary(validate.Summary{})
-	if err := p.err(); err != nil {
+	p.EndTrace("t.jsonl", validate.Summary{})
+	p.End(report.Totals{})
+	if err := p.Close(); err != nil {
 		t.Fatal(err)
 	}
 	head := out.head.String()

@@ -79,6 +79,27 @@ func expand(names []string, skip func(string)) iter.Seq[input] {
 	}
 }
 
+// dedupe drops the names that name a path named before them, once made
+// absolute and clean (traces/a.jsonl and ./traces/a.jsonl): a trace given
+// twice is checked once.
+func dedupe(names []string) []string {
+	var out []string
+	seen := make(map[string]bool, len(names))
+	for _, n := range names {
+		k := n
+		if n != "-" { // "-" twice is refused before
+			if abs, err := filepath.Abs(n); err == nil {
+				k = abs
+			}
+		}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // unwrapPath drops the path an *fs.PathError repeats: the finding names
 // the file already.
 func unwrapPath(err error) error {

@@ -25,6 +25,7 @@ import (
 	"github.com/agentproto/agentproto/pkg/trace"
 	"github.com/agentproto/agentproto/pkg/validate"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
+	"github.com/agentproto/agentproto/pkg/validate/report"
 	"github.com/agentproto/agentproto/pkg/validate/typed"
 	"github.com/agentproto/agentproto/schema/registry"
 )
@@ -45,8 +46,8 @@ type plugins struct {
 	// (validate.Options): protocols of one's own over their registry.
 	registry  *registry.Registry
 	protocols []validate.Protocol
-	// formats are output formats besides outputFormats.
-	formats []outputFormat
+	// formats are output formats besides report's.
+	formats []report.Format
 }
 
 // engineOptions returns o's engine options with what pl provides.
@@ -111,14 +112,7 @@ Examples:
   validate --format json trace.jsonl | jq 'select(.severity=="error")'
                                             machine-readable: one JSON object per finding
   validate --format github trace.jsonl      GitHub Actions annotations (::error file=…)
-  validate --format sarif traces/ > validate.sarif
-                                            SARIF 2.1.0 for code scanning; --format junit for
-                                            JUnit XML test reports
-  validate --format html traces/ > report.html
-                                            one self-contained page to look at: the folder's
-                                            totals and traces worst first; per trace both peers'
-                                            messages in two lanes, requests linked to answers,
-                                            every finding at its message (report.html#L14)
+{format examples}
   validate --list-rules --protocol acp --dialect v1
                                             the requirement catalogue: every MUST and SHOULD of
                                             the spec, its citation, and the rule that checks it
@@ -139,7 +133,8 @@ Examples:
                                             check one of four parts of the traces, split by
                                             path (the same on every machine), as a CI matrix does
   validate --merge shard-*.json             join the shards' reports into the report and exit
-                                            status one run would have given (JSON, SARIF, JUnit)
+                                            status one run would have given (the formats --merge
+                                            names)
 
 Memory does not grow with the number of traces: each trace's findings are
 written as it ends, and what the summary needs of it waits in a temporary
@@ -161,12 +156,14 @@ type options struct {
 	writeBaseline string
 
 	listRules bool
+	rules     bool
 	explain   string
 	coverage  bool
 	verbose   bool
 	version   bool
 	shard     shardFlag
 	merge     bool
+	side      listFlag
 }
 
 // listFlag is a repeatable flag whose values may also be comma-separated.
@@ -246,6 +243,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fl.StringVar(&o.direction, "direction", "", "ACP direction sidecar `file` (one c2a or a2c per line of the trace) for the single TRACE")
 	maxBytes := byteSizeFlag(trace.DefaultMaxBytes)
 	fl.Var(&maxBytes, "max-bytes", "most read of one trace, in bytes after decompression; past it the file ends with an io finding")
+	mergeLabels, mergeNames := report.Mergeable()
 	fl.BoolVar(&o.strict, "strict", false, "exit 1 on warnings too")
 	fl.BoolVar(&o.roundtrip, "roundtrip", false, "also decode and re-encode each schema-valid message with the generated Go types and report what changes")
 	fl.StringVar(&o.progress, "progress", "auto", "progress on stderr (lines read; for a file, the share read and about how long the rest takes): auto (when stderr is a terminal), always or never")
@@ -256,11 +254,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fl.StringVar(&o.baseline, "baseline", "", "hold back the findings this baseline `file` knows (same file, rule, pointer and message); fail only on new ones")
 	fl.StringVar(&o.writeBaseline, "write-baseline", "", "write every finding to this baseline `file` (exit 0 unless a trace could not be read); in text format the findings go only to the file")
 	fl.BoolVar(&o.listRules, "list-rules", false, "print the requirement catalogue (every MUST, SHOULD and their negations of each version's spec: id, level, side, gate, citation, and the rule that checks it, if any) and exit; --protocol and --dialect narrow it, --format json prints one object per row")
+	fl.BoolVar(&o.rules, "rules", false, "with --list-rules: list the rules instead (the name in a finding's brackets), each with its severity and one line of what it catches, under a heading per protocol")
 	fl.StringVar(&o.explain, "explain", "", "print the catalogue row `ID` (a requirement a finding names) with its citation and an example trace that breaks it, or what a rule a finding names catches and why it is an error or a warning, and exit")
 	fl.BoolVar(&o.version, "version", false, "print the module version and VCS revision this validate was built from, and exit")
 	fl.BoolVar(&o.verbose, "v", false, "in the text summary, every trace's details (how its version was decided, its peers, its requirements; without -v a trace with no finding gets one line), and on stderr each file of the walked folders not read as a trace (without -v, their count)")
-	fl.Var(&o.shard, "shard", "check only shard `K/N` of the traces (K from 1 to N): a stable partition by path, the same on every machine whatever the files hold or the order they are listed in; an empty shard is no error. --merge joins the shards' JSON, SARIF or JUnit reports")
-	fl.BoolVar(&o.merge, "merge", false, "read the paths as the reports of the shards of one run (--shard, each written with --format json, sarif or junit) and write the report one run would have written, with its exit status: SARIF and JUnit merge into their own format, JSON into any but html")
+	fl.Var(&o.shard, "shard", "check only shard `K/N` of the traces (K from 1 to N): a stable partition by path, the same on every machine whatever the files hold or the order they are listed in; an empty shard is no error. --merge joins the shards' reports ("+mergeLabels+")")
+	fl.BoolVar(&o.merge, "merge", false, "read the paths as the reports of the shards of one run (--shard, each written with --format "+mergeNames+") and write the report one run would have written, with its exit status: each merges into its own format, JSON also into any but html")
+	fl.Var(&o.side, "side", "write and count only the findings that blame `SIDE` (or no side): agent or client for ACP, runtime or client for ARCP, agent or consumer for Arcan (repeatable, or comma-separated); the summary gives every side's totals. For a conformance run of one implementation, whose driver's faults are not its own")
 	fl.BoolVar(&o.coverage, "coverage", false, "after the summary, list per trace the requirements it violated, exercised and never reached (text format; --format json always has them)")
 	// The flag package calls Usage on every parse error; the help is
 	// printed below, on standard output, only when asked for.
@@ -291,6 +291,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if o.maxLine > 1<<31-1 {
 		return fail("--max-line %d is too large: at most 2GiB", int64(o.maxLine))
 	}
+	if o.rules && !o.listRules {
+		return fail("--rules goes with --list-rules: validate --list-rules --rules")
+	}
+	if o.listRules && o.rules {
+		if err := listRuleNames(stdout, ruleRows(pl, o.protocol), o.format); err != nil {
+			return fail("--list-rules: %s", escapeText(err.Error()))
+		}
+		return exitOK
+	}
 	if o.listRules {
 		if err := listRules(stdout, o.protocol, o.dialect, o.format); err != nil {
 			return fail("--list-rules: %s", escapeText(err.Error()))
@@ -298,7 +307,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitOK
 	}
 	if o.explain != "" {
-		if d, ok := ruleHelp(ruleDocs(), o.explain); ok {
+		if d, ok := pl.catalogue().Help().Lookup(o.explain); ok {
 			explainRule(stdout, o.explain, d)
 			return exitOK
 		}
@@ -316,8 +325,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "validate: no trace given: name one or more files or folders, or - for standard input\n%s", usageHint)
 		return exitUsage
 	}
-	if _, ok := lookupFormat(o.format, pl.formats...); !ok {
-		return fail("unknown --format %q: want %s", o.format, formatNames(false))
+	if _, ok := report.Lookup(o.format, pl.formats...); !ok {
+		return fail("unknown --format %q: want %s", o.format, report.Names(false))
 	}
 	if o.maxDepth < 0 || o.maxDepth > jsonscan.MaxDepthCeiling {
 		return fail("--max-depth %d is out of range: want 1 to %d (deeper nesting is not checked safely)", o.maxDepth, jsonscan.MaxDepthCeiling)
@@ -359,7 +368,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	// The inputs come one at a time (expand walks folders as it goes);
 	// the first two are looked at before the run begins.
 	sk := &skipped{w: stderr, verbose: o.verbose}
-	var inputs iter.Seq[input] = expand(files, sk.add)
+	var inputs iter.Seq[input] = expand(dedupe(files), sk.add)
 	if o.shard.n > 0 {
 		inputs = o.shard.filter(inputs)
 	}
@@ -405,24 +414,30 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		newBaseline = validate.NewBaselineWriter(dir)
 	}
 
-	out := newPrinter(o.format, stdout, pl.formats...)
-	out.verbose, out.catalogue = o.verbose, pl.catalogue()
-	if o.coverage && o.format == "text" {
-		out.keepTraces = true
+	reg := pl.registry
+	if reg == nil {
+		if reg, err = registry.Embedded(); err != nil {
+			return fail("%s", escapeText(err.Error()))
+		}
 	}
-	report := out.finding
+	sides, err := newSideFilter(o.side, reg)
+	if err != nil {
+		return fail("%s", escapeText(err.Error()))
+	}
+	out := newWriter(o.format, stdout, report.Options{Verbose: o.verbose, NoSummary: !o.summary, Coverage: o.coverage, Rules: pl.catalogue()}, pl.formats...)
+	tell := sides.wrap(out.Finding)
 	if newBaseline != nil {
 		// In text, the findings go to the baseline file only (a
 		// terminal full of known findings teaches nothing); what could
 		// not be read is still said. Other formats are for machines
 		// and get every finding.
 		quiet := o.format == "text"
-		report = func(f validate.Finding) {
+		tell = sides.wrap(func(f validate.Finding) {
 			newBaseline.Add(f)
 			if !quiet || f.Rule == validate.RuleIO {
-				out.finding(f)
+				out.Finding(f)
 			}
-		}
+		})
 	}
 	var total validate.Summary
 	ioFailed := false
@@ -442,18 +457,23 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		var sum validate.Summary
 		if in.err != nil {
-			sum, err = ioFinding(in.name, in.err, report)
+			sum, err = ioFinding(in.name, in.err, tell)
 		} else {
-			sum, err = checkOne(ctx, eng, in.name, o, stdin, stderr, fileChecks{rules: rules, baseline: baseline, message: out.records(in.name), walked: in.walked}, report)
+			sum, err = checkOne(ctx, eng, in.name, o, stdin, stderr, fileChecks{rules: rules, baseline: baseline, message: records(out, in.name), walked: in.walked}, tell)
 		}
-		// What the trace was read as goes to the printer, which
+		// What the trace was read as goes to the writer, which
 		// keeps it out of memory; the run keeps only counts.
-		out.file(in.name, sum)
+		sides.endTrace(&sum)
+		out.EndTrace(in.name, sum)
 		sum.Detected = nil
 		total.Merge(sum)
 		if err != nil {
 			ioFailed = true
-			fmt.Fprintf(stderr, "validate: %s\n", escapeText(err.Error()))
+			// The text output says it already, as an io finding:
+			// on a terminal, once is enough.
+			if o.format != "text" {
+				fmt.Fprintf(stderr, "validate: %s\n", escapeText(err.Error()))
+			}
 		}
 		if ctx.Err() != nil {
 			break
@@ -461,18 +481,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	sk.done()
 	if cfgErr != nil {
-		out.err()
+		out.Close()
 		return fail("%s", escapeText(cfgErr.Error()))
 	}
-	out.ioFailed = ioFailed || ctx.Err() != nil
-	out.known = baseline.Matched()
-	if o.format != "text" || o.summary {
-		out.summary(total)
-	}
-	if o.coverage && o.format == "text" {
-		out.coverage(total)
-	}
-	if err := out.err(); err != nil {
+	t := sides.totals
+	t.Summary, t.Known, t.Incomplete = total, baseline.Matched(), ioFailed || ctx.Err() != nil
+	out.End(t)
+	if err := out.Close(); err != nil {
 		fmt.Fprintf(stderr, "validate: writing output: %s\n", escapeText(err.Error()))
 		return exitUsage
 	}

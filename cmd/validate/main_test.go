@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agentproto/agentproto/pkg/validate"
+	"github.com/agentproto/agentproto/pkg/validate/report"
 )
 
 const (
@@ -43,7 +44,7 @@ func runCLI(t *testing.T, stdin string, args ...string) (code int, stdout, stder
 
 func TestTextOutputAndExitCodes(t *testing.T) {
 	good := writeFile(t, "good.jsonl", strings.Join([]string{acpInit, acpInitResp, acpNew, acpNewResp, acpExtra}, "\n"))
-	code, out, errs := runCLI(t, "", good)
+	code, out, errs := runCLI(t, "", "-v", good) // -v: with the messages by type
 	if code != exitOK {
 		t.Fatalf("valid trace: exit %d, want 0\n%s%s", code, out, errs)
 	}
@@ -86,7 +87,9 @@ func TestUsageErrors(t *testing.T) {
 		{"bad max-line", []string{"--max-line", "lots", f}, "positive size"},
 		{"max-depth above the ceiling", []string{"--max-depth", "100000000", f}, "--max-depth 100000000 is out of range: want 1 to 10000"},
 		{"negative max-depth", []string{"--max-depth", "-1", f}, "--max-depth -1 is out of range"},
-		{"missing file", []string{filepath.Join(t.TempDir(), "nope.jsonl")}, "cannot open the trace: no such file or directory"},
+		// In text, the io finding on stdout says it; the other formats
+		// also say it on stderr.
+		{"missing file", []string{"--format", "json", filepath.Join(t.TempDir(), "nope.jsonl")}, "cannot open the trace: no such file or directory"},
 		{"roundtrip unavailable", []string{"--roundtrip", f}, "--roundtrip is not available"},
 		{"direction with two files", []string{"--direction", f, f, f}, "one trace"},
 		{"stdin twice", []string{"-", "-"}, "only once"},
@@ -101,10 +104,11 @@ func TestUsageErrors(t *testing.T) {
 }
 
 // TestStderrIsInert: a file name with a line break and a terminal escape,
-// named in an error on stderr, is shown escaped.
+// named in an error on stderr (which a format other than text gets), is
+// shown escaped.
 func TestStderrIsInert(t *testing.T) {
 	name := filepath.Join(t.TempDir(), "x\n::error::y\x1b[2J.jsonl")
-	code, _, errs := runCLI(t, "", name)
+	code, _, errs := runCLI(t, "", "--format", "json", name)
 	if code != exitUsage || strings.Count(errs, "\n") != 1 || strings.Contains(errs, "\x1b") || !strings.Contains(errs, `x\n::error::y\x1b[2J.jsonl`) {
 		t.Fatalf("exit %d, stderr %q: want one escaped line", code, errs)
 	}
@@ -227,7 +231,7 @@ func TestGitHubFormat(t *testing.T) {
 }
 
 func TestGitHubEscaping(t *testing.T) {
-	got := githubAnnotation(validate.Finding{File: "x,y:z.jsonl", Line: 3, Severity: validate.Warning, Rule: "deviation:go-output", Message: "100% off\nnext\rline"})
+	got := report.Annotation(validate.Finding{File: "x,y:z.jsonl", Line: 3, Severity: validate.Warning, Rule: "deviation:go-output", Message: "100% off\nnext\rline"})
 	want := "::warning file=x%2Cy%3Az.jsonl,line=3,title=deviation%3Ago-output::100%25 off%0Anext%0Dline"
 	if got != want {
 		t.Fatalf("got  %s\nwant %s", got, want)

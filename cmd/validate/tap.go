@@ -20,6 +20,7 @@ import (
 	"github.com/agentproto/agentproto/internal/jsonscan"
 	"github.com/agentproto/agentproto/pkg/tap"
 	"github.com/agentproto/agentproto/pkg/validate"
+	"github.com/agentproto/agentproto/pkg/validate/report"
 )
 
 // isTap reports whether args ask for a tap: validate [flags] -- AGENT_CMD
@@ -105,8 +106,8 @@ type tapOptions struct {
 	backlog  byteSizeFlag
 	live     bool
 	failOn   bool // --fail-on-error
-	// formats are the output formats besides outputFormats (plugins).
-	formats []outputFormat
+	// formats are the output formats besides report's (plugins).
+	formats []report.Format
 }
 
 // registerOwn defines the flags of the tap, replay and relay that a check
@@ -191,8 +192,8 @@ func parseTap(args []string, stderr io.Writer, pl plugins) (o tapOptions, comman
 	if n := len(args) - len(command); o.listen == "" && (n == 0 || args[n-1] != "--") {
 		return fail("the agent command must follow --, after every flag: validate [flags] -- AGENT_CMD [ARGS...]")
 	}
-	if f, ok := lookupFormat(o.format, pl.formats...); !ok || !f.live {
-		return fail("unknown --format %q for live findings: want %s", o.format, formatNames(true))
+	if f, ok := report.Lookup(o.format, pl.formats...); !ok || !f.Live {
+		return fail("unknown --format %q for live findings: want %s", o.format, report.Names(true))
 	}
 	if o.maxLine > 1<<31-1 {
 		return fail("--max-line %d is too large: at most 2GiB", int64(o.maxLine))
@@ -393,7 +394,7 @@ func (s sessionEnd) exitCode(o tapOptions) int {
 // concurrent use, and after finish (a relay's connection still open when
 // the relay stops): the finding is dropped.
 type findingSink struct {
-	p       *printer
+	p       report.Writer
 	ch      chan validate.Finding
 	final   chan *validate.Summary
 	done    chan struct{}
@@ -402,25 +403,25 @@ type findingSink struct {
 	closed  bool
 }
 
-func newFindingSink(p *printer, depth int) *findingSink {
+func newFindingSink(p report.Writer, depth int) *findingSink {
 	s := &findingSink{p: p, ch: make(chan validate.Finding, depth), final: make(chan *validate.Summary, 1), done: make(chan struct{})}
 	go func() {
 		defer close(s.done)
 		for f := range s.ch {
-			if s.p.werr != nil {
+			if s.p.Err() != nil {
 				// The output failed or is stuck: count what is lost.
 				s.dropped.Add(1)
 				continue
 			}
-			s.p.finding(f)
+			s.p.Finding(f)
 			if len(s.ch) == 0 {
-				s.p.flush()
+				s.p.Flush()
 			}
 		}
 		if sum := <-s.final; sum != nil {
-			s.p.summary(*sum)
+			s.p.End(report.Totals{Summary: *sum})
 		}
-		s.p.flush()
+		s.p.Flush()
 	}()
 	return s
 }
@@ -499,7 +500,7 @@ func liveSink(o tapOptions, stderr io.Writer) (sink *findingSink, closeOut func(
 		}
 		out, closeOut = f, func() { f.Close() }
 	}
-	return newFindingSink(newPrinter(o.format, out, o.formats...), 4096), closeOut, nil
+	return newFindingSink(newWriter(o.format, out, report.Options{NoSummary: !o.summary}, o.formats...), 4096), closeOut, nil
 }
 
 // runHTTPRelay runs --listen ADDR --upstream URL until ctx ends; with eng,

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"github.com/agentproto/agentproto/pkg/validate"
 	"github.com/agentproto/agentproto/pkg/validate/finding"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
+	"github.com/agentproto/agentproto/pkg/validate/report"
 	"github.com/agentproto/agentproto/schema/registry"
 )
 
@@ -146,17 +148,27 @@ func (h *toyHandler) Step(m *protocol.Message) {
 
 // toyFormat is an output format of its own: one line per finding, and a
 // count at the end.
-type toyFormat struct{}
-
-func (toyFormat) finding(p *printer, f validate.Finding) {
-	_, p.werr = fmt.Fprintf(p.w, "TOY %s:%d %s %s\n", f.File, f.Line, f.Rule, f.Pointer)
-}
-func (toyFormat) endFile(*printer, string, validate.Summary) {}
-func (toyFormat) end(p *printer, s validate.Summary) {
-	_, p.werr = fmt.Fprintf(p.w, "TOY %d errors\n", s.Errors)
+type toyFormat struct {
+	w   io.Writer
+	err error
 }
 
-var toyOutput = outputFormat{name: "toy", live: true, new: func() formatPrinter { return toyFormat{} }}
+func (t *toyFormat) Finding(f validate.Finding) {
+	if t.err == nil {
+		_, t.err = fmt.Fprintf(t.w, "TOY %s:%d %s %s\n", f.File, f.Line, f.Rule, f.Pointer)
+	}
+}
+func (t *toyFormat) EndTrace(string, validate.Summary) {}
+func (t *toyFormat) End(s report.Totals) {
+	if t.err == nil {
+		_, t.err = fmt.Fprintf(t.w, "TOY %d errors\n", s.Errors)
+	}
+}
+func (t *toyFormat) Flush() error { return t.err }
+func (t *toyFormat) Err() error   { return t.err }
+func (t *toyFormat) Close() error { return t.err }
+
+var toyOutput = report.Format{Name: "toy", Live: true, New: func(w io.Writer, _ report.Options) report.Writer { return &toyFormat{w: w} }}
 
 func toyTrace(t *testing.T) string {
 	t.Helper()
@@ -179,12 +191,12 @@ func TestToyProtocol(t *testing.T) {
 	if got := reg.Protocols(); !strings.Contains(strings.Join(got, ","), "toy") {
 		t.Fatalf("registry protocols %v lack toy", got)
 	}
-	pl := plugins{registry: reg, protocols: []validate.Protocol{toyProtocol}, formats: []outputFormat{toyOutput}}
+	pl := plugins{registry: reg, protocols: []validate.Protocol{toyProtocol}, formats: []report.Format{toyOutput}}
 	file := toyTrace(t)
-	for _, f := range append(outputFormats(), toyOutput) {
-		t.Run(f.name, func(t *testing.T) {
+	for _, f := range append(report.Formats(), toyOutput) {
+		t.Run(f.Name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			code := run(context.Background(), []string{"--format", f.name, file}, strings.NewReader(""), &stdout, &stderr, pl)
+			code := run(context.Background(), []string{"--format", f.Name, file}, strings.NewReader(""), &stdout, &stderr, pl)
 			if code != exitFindings {
 				t.Fatalf("exit %d, want %d; stderr: %s", code, exitFindings, stderr.String())
 			}
@@ -193,11 +205,11 @@ func TestToyProtocol(t *testing.T) {
 			// ping's n on line 2, whatever the format.
 			for _, want := range []string{ruleToyOrder, "schema", "toy.jsonl"} {
 				if !strings.Contains(out, want) {
-					t.Errorf("--format %s output lacks %q:\n%s", f.name, want, out)
+					t.Errorf("--format %s output lacks %q:\n%s", f.Name, want, out)
 				}
 			}
-			if f.name != "toy" && !strings.Contains(out, "send the ping first") {
-				t.Errorf("--format %s output lacks the rule's message:\n%s", f.name, out)
+			if f.Name != "toy" && !strings.Contains(out, "send the ping first") {
+				t.Errorf("--format %s output lacks the rule's message:\n%s", f.Name, out)
 			}
 		})
 	}
@@ -257,7 +269,7 @@ func TestToyFormatRealTrace(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), []string{"--format", "toy", file}, strings.NewReader(""), &stdout, &stderr, plugins{formats: []outputFormat{toyOutput}})
+	code := run(context.Background(), []string{"--format", "toy", file}, strings.NewReader(""), &stdout, &stderr, plugins{formats: []report.Format{toyOutput}})
 	if code != exitFindings || !strings.HasPrefix(stdout.String(), "TOY "+file+":1 schema /params/protocolVersion\n") {
 		t.Fatalf("exit %d, output:\n%s\nstderr: %s", code, stdout.String(), stderr.String())
 	}

@@ -2,7 +2,7 @@
 // small, in a temporary file once it passes a bound, so that holding it
 // costs a bounded amount of memory however much is written. The output
 // formats use it for what they can write only at the end of a trace or of
-// the run (a JUnit suite's counts come before its lines; a summary lists
+// the run (a test suite's counts come before its lines; a summary lists
 // every trace).
 package spool
 

@@ -25,7 +25,9 @@
 //     Version.Table (or an accessor such as Version.ACP).
 //  3. The engine: a rules package pkg/validate/rules/<protocol> that
 //     implements protocol.Rules, names its rules and documents them
-//     (RuleDocs), and one entry in pkg/validate's Protocols.
+//     (RuleDocs: the rows each checks, and once per rule its Severity and
+//     Text, which the output formats and cmd/validate's rule table use),
+//     and one entry in pkg/validate's Protocols.
 //  4. The publisher: one entry in internal/publish's protocols list: how a
 //     bundle reads the table's entries, how its root dispatches, and what
 //     its reference page says of the version.
@@ -33,8 +35,8 @@
 //     otherwise than ACP's c2a and a2c, one entry in pkg/tap's sidecarNamings
 //     list.
 //
-// Then go generate ./... writes the generated package, the bundle and the
-// reference page. A registry over another schema folder (Load with extra
+// Then go generate ./... writes the generated package, the bundle, the
+// reference page and the rows of cmd/validate/README.md's rule table. A registry over another schema folder (Load with extra
 // Kinds) and an engine given its own protocols (validate.Options) let a
 // test check a protocol end to end without touching these lists; see
 // cmd/validate's toy protocol test (toyprotocol_test.go).

@@ -303,10 +303,20 @@ type Disowner interface {
 }
 
 // RuleDoc documents one rule of a protocol: its name, what it finds, and
-// the catalogue rows its findings show broken.
+// the catalogue rows its findings show broken. A rule may have several
+// (one per set of rows and versions); one of them, with no rows of its
+// own, describes the rule as a whole: its Severity and Text, from which
+// the rule table of cmd/validate/README.md, the SARIF rules' help and the
+// HTML report's are made.
 type RuleDoc struct {
 	Name    string
 	Summary string
+	// Severity is what the rule reports: "error", "warning", or
+	// "error / warning" for a rule that reports both.
+	Severity string
+	// Text is what the rule catches, in Markdown (code in backquotes), as
+	// one paragraph.
+	Text string
 	// Requirements are the ids of the rows the rule checks; the first is
 	// the one a finding names when the rule did not name one.
 	Requirements []string

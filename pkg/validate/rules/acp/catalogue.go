@@ -250,7 +250,7 @@ func RuleDocs() []protocol.RuleDoc {
 		{Name: RuleUnsupported, Summary: "a client that goes on after the agent answered a protocol version it does not implement (a warning)", Requirements: []string{reqClientClose}},
 		{Name: finding.RuleCustomMember, Summary: "a member beside the defined capabilities, where support for an extension is announced in the capability object's _meta", Requirements: []string{reqAdvertiseInMeta}, Versions: effectVersions},
 		{Name: RuleConfigOptions, Summary: "an answer to session/set_config_option that does not list every option", Requirements: []string{reqConfigComplete}, Versions: effectVersions},
-	}, v2RuleDocs()...)
+	}, append(v2RuleDocs(), ruleTexts()...)...)
 }
 
 // RuleDocs is the package's RuleDocs.

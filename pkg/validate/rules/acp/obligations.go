@@ -104,7 +104,10 @@ func (s *state) cancelledAnswer(m *protocol.Message, req *request, code int64, h
 	}
 	s.exercise(reqCancelRequestAnswer)
 	if hasCode && code != codeRequestCancelled {
-		m.Breach(reqCancelRequestAnswer, finding.Error, RuleCancellation, "/error/code", "the request was cancelled with $/cancel_request (line %d), and it was answered with error %d: a cancelled request is still answered once, with a result (possibly partial) or with error %d (request cancelled)", req.cancelRequested, code, codeRequestCancelled)
+		// A warning: an answer the receiver sent before the cancel
+		// reached it crosses the cancel on the wire, and a recording
+		// cannot tell the two apart.
+		m.Breach(reqCancelRequestAnswer, finding.Warning, RuleCancellation, "/error/code", "the request was cancelled with $/cancel_request (line %d), and it was answered with error %d: a receiver that gets the cancel answers the request once, with a result (possibly partial) or with error %d (request cancelled); unless this answer was sent before the cancel arrived and crossed it", req.cancelRequested, code, codeRequestCancelled)
 	}
 }
 

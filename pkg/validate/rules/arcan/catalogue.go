@@ -50,7 +50,7 @@ const (
 
 // RuleDocs lists Arcan's rules.
 func RuleDocs() []protocol.RuleDoc {
-	return []protocol.RuleDoc{
+	return append([]protocol.RuleDoc{
 		{Name: RuleRunNotStarted, Summary: "a run's event before its run_started", Requirements: []string{"arcan.run.started-first"}},
 		{Name: RuleEventAfterFinish, Summary: "a run's event after its run_finished", Requirements: []string{"arcan.run.finished-last", "arcan.run.only-finished-after-error", "arcan.run.started-once"}},
 		{Name: RuleIterationOrder, Summary: "iterations of a run out of order", Requirements: []string{"arcan.iteration.never-back"}},
@@ -65,7 +65,7 @@ func RuleDocs() []protocol.RuleDoc {
 		{Name: RuleApprovalID, Summary: "approval_resolved for an approval not requested, or resolved already (a warning)", Requirements: []string{RowApprovalAnswers}},
 		{Name: RuleStoreSequence, Summary: "a store record's sequence that does not go up by one in its session's branch (a warning)", Requirements: []string{RowStoreSequence}},
 		{Name: finding.RuleSchema, Summary: "an event does not match its variant's schema", Requirements: []string{"arcan.schema.shape", "arcan.shape.flat-tagged-object", "arcan.shape.part-type-present", "arcan.shape.known-variant", "arcan.shape.integer-literals", "arcan.shape.run-and-session-ids", "arcan.shape.variant-fields", "arcan.shape.snake-case-enums", "arcan.store.record-members"}},
-	}
+	}, ruleTexts()...)
 }
 
 // RuleDocs is the package's RuleDocs.

@@ -67,7 +67,7 @@ const (
 
 // RuleDocs lists ARCP's rules.
 func RuleDocs() []protocol.RuleDoc {
-	return []protocol.RuleDoc{
+	return append([]protocol.RuleDoc{
 		{Name: RuleSeqGap, Summary: "a job's event_seq skips a number", Requirements: []string{"arcp.seq.gap-free"}},
 		{Name: RuleSeqOrder, Summary: "a job's event_seq does not increase", Requirements: []string{"arcp.seq.strictly-increasing"}},
 		{Name: RuleSessionMismatch, Summary: "a message names another session than its connection's", Requirements: []string{"arcp.session.session-id-consistent"}},
@@ -131,7 +131,7 @@ func RuleDocs() []protocol.RuleDoc {
 		{Name: finding.RuleDeviationPrefix + "session-bye", Summary: "a session ended with v1.0's session.bye instead of v1.1's session.close", Requirements: []string{"arcp.session.close-to-end"}},
 		{Name: finding.RuleDeviationPrefix + "go-output", Summary: "an inline result named output, where canonical receivers read result", Requirements: []string{"arcp.result.inline-without-result-id"}},
 		{Name: finding.RuleUnknownType, Summary: "a message type ARCP does not define (x-vendor.* types: a warning)", Requirements: []string{"arcp.envelope.defined-type"}},
-	}
+	}, ruleTexts()...)
 }
 
 // schemaCovered are the catalogue rows the v1.1 schemas enforce, each

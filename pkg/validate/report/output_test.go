@@ -1,10 +1,11 @@
-package main
+package report
 
 import (
 	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -29,14 +30,14 @@ var hostile = validate.Finding{
 func render(t *testing.T, format string, fs []validate.Finding, sum *validate.Summary) string {
 	t.Helper()
 	var out bytes.Buffer
-	p := newPrinter(format, &out)
+	p := newWriter(format, &out)
 	for _, f := range fs {
-		p.finding(f)
+		p.Finding(f)
 	}
 	if sum != nil {
-		p.summary(*sum)
+		p.End(Totals{Summary: *sum})
 	}
-	if err := p.err(); err != nil {
+	if err := p.Close(); err != nil {
 		t.Fatal(err)
 	}
 	return out.String()
@@ -56,7 +57,15 @@ func rawControl(s string) rune {
 func TestTextOutputIsInert(t *testing.T) {
 	sum := validate.Summary{Files: 1, ByType: map[string]int{"acp \x1b]0;title\x07": 1}, ByRule: map[string]int{"json": 1},
 		Detected: []validate.Detected{{File: hostile.File, Protocol: "acp", Dialect: "v1", Note: "a\nb"}}}
-	got := render(t, "text", []validate.Finding{hostile}, &sum)
+	// -v, for the summary's messages by type.
+	var out bytes.Buffer
+	w := NewText(&out, Options{Verbose: true})
+	w.Finding(hostile)
+	w.End(Totals{Summary: sum})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
 	want := `evil\n::error::x,\x1b[2J.jsonl:7: error: /params/\n::error file=a::pwned: duplicate key "\x1b[31mred\x1b[0m\u009b2J\u202e\xff%0A"\t [json]` + "\n"
 	if !strings.HasPrefix(got, want) {
 		t.Fatalf("got\n%s\nwant it to start with\n%s", got, want)
@@ -84,7 +93,7 @@ func TestJSONOutputIsInert(t *testing.T) {
 	if r := rawControl(got); r >= 0 {
 		t.Errorf("raw %U in JSON output: %s", r, got)
 	}
-	var f jsonFinding
+	var f JSONFinding
 	if err := json.Unmarshal([]byte(got), &f); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, got)
 	}
@@ -117,8 +126,8 @@ func FuzzOutput(f *testing.F) {
 		}
 		whole := validate.Finding{File: file, Severity: validate.Warning, Rule: message, Requirement: pointer, Side: file, Pointer: pointer, Message: message}
 		for _, f := range append(fs, whole) {
-			if got, want := textFinding(f), plainTextFinding(f); got != want {
-				t.Fatalf("textFinding = %q, want %q", got, want)
+			if got, want := FindingText(f), plainTextFinding(f); got != want {
+				t.Fatalf("FindingText = %q, want %q", got, want)
 			}
 		}
 		for _, format := range []string{"text", "github", "json"} {
@@ -151,7 +160,7 @@ func FuzzOutput(f *testing.F) {
 						}
 					}
 				case "json":
-					var jf jsonFinding
+					var jf JSONFinding
 					dec := json.NewDecoder(strings.NewReader(line))
 					dec.DisallowUnknownFields()
 					if err := dec.Decode(&jf); err != nil {
@@ -199,19 +208,28 @@ func TestOutputOneLinePerFinding(t *testing.T) {
 	}
 }
 
-// plainTextFinding is textFinding written the plain way, each part escaped
+// plainTextFinding is FindingText written the plain way, each part escaped
 // on its own: what the one-pass writer must give.
 func plainTextFinding(f validate.Finding) string {
 	var sb strings.Builder
 	if f.Line > 0 {
-		fmt.Fprintf(&sb, "%s:%d: %s: ", escapeText(f.File), f.Line, f.Severity)
+		fmt.Fprintf(&sb, "%s:%d: %s: ", EscapeText(f.File), f.Line, f.Severity)
 	} else {
-		fmt.Fprintf(&sb, "%s: %s: ", escapeText(f.File), f.Severity)
+		fmt.Fprintf(&sb, "%s: %s: ", EscapeText(f.File), f.Severity)
 	}
 	if f.Pointer != "" {
-		sb.WriteString(escapeText(f.Pointer) + ": ")
+		sb.WriteString(EscapeText(f.Pointer) + ": ")
 	}
-	sb.WriteString(escapeText(f.Message))
-	fmt.Fprintf(&sb, " [%s]", escapeText(f.Tag()))
+	sb.WriteString(EscapeText(f.Message))
+	fmt.Fprintf(&sb, " [%s]", EscapeText(f.Tag()))
 	return sb.String()
+}
+
+// newWriter returns a writer of the format named format with no options.
+func newWriter(format string, w io.Writer) Writer {
+	out, ok := New(format, w, Options{})
+	if !ok {
+		panic("no format " + format)
+	}
+	return out
 }

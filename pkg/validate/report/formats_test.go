@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"bytes"
@@ -14,13 +14,13 @@ import (
 func renderFiles(t *testing.T, format string, fs []validate.Finding) string {
 	t.Helper()
 	var out bytes.Buffer
-	p := newPrinter(format, &out)
+	p := newWriter(format, &out)
 	for _, f := range fs {
-		p.finding(f)
-		p.file(f.File, validate.Summary{})
+		p.Finding(f)
+		p.EndTrace(f.File, validate.Summary{})
 	}
-	p.summary(validate.Summary{Files: len(fs)})
-	if err := p.err(); err != nil {
+	p.End(Totals{Summary: validate.Summary{Files: len(fs)}})
+	if err := p.Close(); err != nil {
 		t.Fatal(err)
 	}
 	return out.String()
@@ -67,7 +67,7 @@ func FuzzReportFormats(f *testing.F) {
 		if err := xml.Unmarshal([]byte(junit), &suites); err != nil || len(suites.Suites) != 2 {
 			t.Fatalf("junit: not the XML of two suites (%v): %q", err, junit)
 		}
-		if got, want := suites.Suites[0].Name, escapeText(file); got != want {
+		if got, want := suites.Suites[0].Name, EscapeText(file); got != want {
 			t.Fatalf("junit: suite name %q, want %q", got, want)
 		}
 	})
@@ -84,13 +84,13 @@ func TestJUnitChildOrder(t *testing.T) {
 		{File: "t.jsonl", Line: 9, Severity: validate.Error, Rule: validate.RuleIO, Message: "reading stopped"},
 	}
 	var out bytes.Buffer
-	p := newPrinter("junit", &out)
+	p := newWriter("junit", &out)
 	for _, f := range fs {
-		p.finding(f)
+		p.Finding(f)
 	}
-	p.file("t.jsonl", validate.Summary{})
-	p.summary(validate.Summary{})
-	if err := p.err(); err != nil {
+	p.EndTrace("t.jsonl", validate.Summary{})
+	p.End(Totals{Summary: validate.Summary{}})
+	if err := p.Close(); err != nil {
 		t.Fatal(err)
 	}
 	s := out.String()
@@ -99,4 +99,46 @@ func TestJUnitChildOrder(t *testing.T) {
 		t.Fatalf("want one error listing the io finding then the error, then system-out:\n%s", s)
 	}
 	decodeJUnit(t, s)
+}
+
+// junitSuites is a JUnit document as the tests read it.
+type junitSuites struct {
+	XMLName xml.Name `xml:"testsuites"`
+	Suites  []struct {
+		Name     string `xml:"name,attr"`
+		Tests    int    `xml:"tests,attr"`
+		Failures int    `xml:"failures,attr"`
+		Errors   int    `xml:"errors,attr"`
+		Cases    []struct {
+			Name     string `xml:"name,attr"`
+			Failures []struct {
+				Message string `xml:"message,attr"`
+				Type    string `xml:"type,attr"`
+				Text    string `xml:",chardata"`
+			} `xml:"failure"`
+			Errors []struct {
+				Message string `xml:"message,attr"`
+			} `xml:"error"`
+			SystemOut string `xml:"system-out"`
+		} `xml:"testcase"`
+	} `xml:"testsuite"`
+}
+
+// decodeJUnit decodes a JUnit document and checks its counts.
+func decodeJUnit(t *testing.T, out string) junitSuites {
+	t.Helper()
+	var s junitSuites
+	if err := xml.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatalf("not XML: %v\n%s", err, out)
+	}
+	for _, su := range s.Suites {
+		if su.Tests != len(su.Cases) || len(su.Cases) != 1 || su.Failures != len(su.Cases[0].Failures) || su.Errors != len(su.Cases[0].Errors) {
+			t.Errorf("suite %q: counts disagree with its contents", su.Name)
+		}
+		// A test case fails once, with a failure or an error.
+		if su.Failures+su.Errors > su.Tests {
+			t.Errorf("suite %q: %d failures and %d errors of %d tests", su.Name, su.Failures, su.Errors, su.Tests)
+		}
+	}
+	return s
 }
