@@ -5,7 +5,7 @@
 // at a clone):
 //
 //	go mod edit -replace github.com/agentproto/agentproto=../agentproto
-//	go get -tool github.com/agentproto/agentproto/cmd/protogen
+//	go mod edit -tool=github.com/agentproto/agentproto/cmd/protogen && go mod tidy
 //
 // then, in a Go file of the package:
 //
@@ -57,7 +57,10 @@ keeps it). Until agentproto is on a module proxy, point the module at a clone
 first (here one beside your module's folder):
 
   go mod edit -replace github.com/agentproto/agentproto=../agentproto
-  go get -tool github.com/agentproto/agentproto/cmd/protogen
+  go mod edit -tool=github.com/agentproto/agentproto/cmd/protogen && go mod tidy
+
+(not go get -tool, which asks the module proxy before the replace, and fails
+where the proxy refuses the unpublished module)
 
 In a Go file of your package:
 

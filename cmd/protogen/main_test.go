@@ -91,7 +91,7 @@ func TestHelpShowsAGoGenerateLine(t *testing.T) {
 		if code != 0 || stderr != "" {
 			t.Fatalf("%s: exit %d, stderr %q; want 0 and the help on standard output", flag, code, stderr)
 		}
-		for _, want := range []string{"go get -tool github.com/agentproto/agentproto/cmd/protogen", "//go:generate go tool protogen -pkg", "-check", "-strict", "-map", "-map-generated", "-ref", "-float-format", "-integer-format"} {
+		for _, want := range []string{"go mod edit -tool=github.com/agentproto/agentproto/cmd/protogen && go mod tidy", "//go:generate go tool protogen -pkg", "-check", "-strict", "-map", "-map-generated", "-ref", "-float-format", "-integer-format"} {
 			if !strings.Contains(stdout, want) {
 				t.Errorf("%s: help lacks %q", flag, want)
 			}
