@@ -407,6 +407,7 @@ func newFindingSink(p report.Writer, depth int) *findingSink {
 	s := &findingSink{p: p, ch: make(chan validate.Finding, depth), final: make(chan *validate.Summary, 1), done: make(chan struct{})}
 	go func() {
 		defer close(s.done)
+		var sides report.Totals // the findings of each side at fault
 		for f := range s.ch {
 			if s.p.Err() != nil {
 				// The output failed or is stuck: count what is lost.
@@ -414,12 +415,16 @@ func newFindingSink(p report.Writer, depth int) *findingSink {
 				continue
 			}
 			s.p.Finding(f)
+			sides.AddSide(f)
 			if len(s.ch) == 0 {
 				s.p.Flush()
 			}
 		}
 		if sum := <-s.final; sum != nil {
-			s.p.End(report.Totals{Summary: *sum})
+			// The totals a later validate of the recording gives,
+			// each side's counts with them.
+			sides.Summary = *sum
+			s.p.End(sides)
 		}
 		s.p.Flush()
 	}()

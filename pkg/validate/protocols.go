@@ -2,6 +2,7 @@ package validate
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/agentproto/agentproto/pkg/validate/finding"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
@@ -54,6 +55,11 @@ func RuleDocs(proto string) []protocol.RuleDoc {
 func Rules() []string {
 	out := finding.Rules()
 	for _, d := range RuleDocs("") {
+		// A deviation is one of the family deviation:<id>, which is
+		// described and named once.
+		if strings.HasPrefix(d.Name, RuleDeviationPrefix) {
+			continue
+		}
 		if !slices.Contains(out, d.Name) {
 			out = append(out, d.Name)
 		}
