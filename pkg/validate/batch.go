@@ -8,18 +8,17 @@ import (
 
 	"github.com/agentproto/agentproto/internal/jsonscan"
 	"github.com/agentproto/agentproto/pkg/trace"
+	"github.com/agentproto/agentproto/pkg/validate/judge"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
 )
 
 // item is one record of a trace on its way through the pipeline: the
 // message the rules see, and what the engine adds to it.
 type item struct {
-	m    protocol.Message
-	err  error         // the record could not be read whole (trace.Record.Err)
-	bad  *Finding      // the record could not be read or parsed
-	out  []Finding     // schema findings, set by the validation stage
-	once []Finding     // warnings given once per trace (by message)
-	seen []Observation // schema verdicts, for Options.Observe
+	m   protocol.Message
+	err error         // the record could not be read whole (trace.Record.Err)
+	bad *Finding      // the record could not be read or parsed
+	v   judge.Verdict // what the judge stage found
 	// array holds, for a record whose value is a JSON array, its
 	// elements as items of their own (see split); nil otherwise.
 	array *entries
@@ -38,10 +37,10 @@ type batch struct {
 	used    int      // slabs in use, the last perhaps in part
 	fill    int      // items in use in the last slab in use
 	nodes   jsonscan.Arena
-	text    lineStore // the lines' bytes
-	sc      scratch   // the fast path's decoder and the memo's skeletons
-	err     error     // reading stopped after these items
-	errLine int       // the line reading stopped at
+	text    lineStore     // the lines' bytes
+	sc      judge.Scratch // what the judge stage reuses
+	err     error         // reading stopped after these items
+	errLine int           // the line reading stopped at
 	// Set by the in-order stage (step).
 	notes          []Finding // its findings, reported before the items'
 	skip           bool      // the file matches no protocol: counted only

@@ -30,51 +30,24 @@ import (
 	"time"
 
 	"github.com/agentproto/agentproto/pkg/trace"
-	"github.com/agentproto/agentproto/pkg/validate/explain"
+	"github.com/agentproto/agentproto/pkg/validate/judge"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
 	"github.com/agentproto/agentproto/pkg/wire"
 	"github.com/agentproto/agentproto/schema/registry"
 )
 
 // FastChecker is the seam for a faster path than the general schema
-// validator, for example generated Go types decoded strictly and checked
-// with their Validate methods. Check reports whether the value at pointer
-// (a JSON pointer into line, "" for the whole line) is certainly valid
-// against the schema with $id schemaID. True skips the general validator for
-// that value; false, or any doubt, runs it, and its findings are reported.
-// Implementations must be safe for concurrent use.
+// validator: the generated Go types decoded strictly and checked with
+// their Validate methods (typed.Checker). Codec returns the codec of the
+// schema with $id schemaID; false when there is none, and the general
+// validator checks the schema's values. The engine asks once per schema
+// and keeps the answer, then asks the codec about each value
+// (wire.Codec.CheckAt) over a decoder it reuses, told where the line's
+// arrays and objects end since the engine has parsed the line already:
+// true skips the general validator for that value, and when the codec
+// also saw every member of it defined by the schema, no near miss is
+// looked for. Implementations must be safe for concurrent use.
 type FastChecker interface {
-	Check(schemaID, pointer string, line []byte) bool
-}
-
-// KnownChecker is a FastChecker that can also tell, of a value it vouches
-// for, that every member of every object in it is one the schema defines:
-// such a value holds no near miss of a defined member, and the engine does
-// not look for one.
-type KnownChecker interface {
-	FastChecker
-	CheckKnown(schemaID, pointer string, line []byte) (valid, known bool)
-}
-
-// A DecoderChecker is a KnownChecker that reads the line from a decoder
-// the engine prepares and reuses, one per batch of lines: reset over the
-// line (wire.Decoder.Reset) and told where the line's arrays and objects
-// end (wire.Decoder.SetEnds), since the engine has parsed the line
-// strictly already; values the checker would only step over need not be
-// read again.
-type DecoderChecker interface {
-	KnownChecker
-	CheckKnownDecoder(d *wire.Decoder, schemaID, pointer string) (valid, known bool)
-}
-
-// A CodecChecker is a DecoderChecker whose verdicts are those of a
-// wire.Codec per schema (wire.Codec.CheckAt). The engine asks for a
-// schema's codec once and keeps it with the schema, instead of naming the
-// schema by its $id for every value it checks.
-type CodecChecker interface {
-	DecoderChecker
-	// Codec returns the codec of the schema with $id schemaID; false
-	// when there is none, and the general validator checks its values.
 	Codec(schemaID string) (wire.Codec, bool)
 }
 
@@ -139,15 +112,9 @@ type Options struct {
 	Protocols []Protocol
 }
 
-// Observation is one schema check of one message.
-type Observation struct {
-	File     string
-	Line     int
-	SchemaID string // the $id (with fragment) of the schema
-	Pointer  string // where the value sits in the message
-	Value    any    // the value, as the engine parsed it (numbers as json.Number)
-	Valid    bool   // the general validator's verdict
-}
+// Observation is one schema check of one message: where, the schema, the
+// value and the general validator's verdict.
+type Observation = judge.Observation
 
 // Engine validates traces. It is safe for concurrent use by several Check
 // calls.
@@ -156,30 +123,8 @@ type Engine struct {
 	workers int
 	reg     *registry.Registry
 	rules   []protocol.Rules // in the order a file's protocol is tried
-	docs    *explain.Docs
-	// whole validates every check whole, never split by
-	// protocol.Schemas.Split: the tests compare both ways.
-	whole bool
-	// oracle validates failing values with jsonschema/v6 on values built
-	// as map[string]any, as every engine did before explain.ValidateDoc:
-	// the differential tests' reference.
-	oracle  bool
-	known   KnownChecker   // Options.Fast, if it is one
-	dec     DecoderChecker // Options.Fast, if it is one
-	codecs  CodecChecker   // Options.Fast, if it is one
 	schemas *protocol.Schemas
-	// docValidated and docDeclined count the failing values
-	// explain.ValidateDoc judged, and those whose schema it left to
-	// jsonschema/v6, for the tests.
-	docValidated, docDeclined atomic.Int64
-	// explained, when set, is told of each failure explained and its
-	// findings, for the tests.
-	explained func(f failure, findings []Finding)
-	// memo keeps the document validator's outcomes (nil: none kept).
-	memo *explain.Memo
-	// elsewhere names the other versions that define a member a value's
-	// type lacks; it reads their schemas only when asked.
-	elsewhere *explain.Elsewhere
+	judge   *judge.Judge
 }
 
 // New reads the registry and prepares each protocol's rules; no schema is
@@ -198,12 +143,8 @@ func New(opts Options) (*Engine, error) {
 	if protocols == nil {
 		protocols = Protocols()
 	}
-	e := &Engine{
-		opts: opts, workers: opts.Workers, reg: reg, schemas: schemas,
-		docs:      explain.NewDocs(reg.FS(), reg.IDPrefix()),
-		memo:      explain.NewMemo(),
-		elsewhere: explain.NewElsewhere(reg, schemas),
-	}
+	e := &Engine{opts: opts, workers: opts.Workers, reg: reg, schemas: schemas}
+	e.setJudge(judge.Options{})
 	var names []string
 	for _, p := range protocols {
 		e.rules = append(e.rules, p.Rules(reg, schemas))
@@ -212,9 +153,6 @@ func New(opts Options) (*Engine, error) {
 	if e.workers <= 0 {
 		e.workers = runtime.GOMAXPROCS(0)
 	}
-	e.known, _ = opts.Fast.(KnownChecker)
-	e.dec, _ = opts.Fast.(DecoderChecker)
-	e.codecs, _ = opts.Fast.(CodecChecker)
 	if opts.Protocol != "" && e.rulesOf(opts.Protocol) == nil {
 		return nil, fmt.Errorf("validate: unknown protocol %q (want %s)", opts.Protocol, strings.Join(names, ", "))
 	}
@@ -222,6 +160,17 @@ func New(opts Options) (*Engine, error) {
 		return nil, fmt.Errorf("validate: unknown dialect %q (want one of %s)", opts.Dialect, strings.Join(e.Dialects(opts.Protocol), ", "))
 	}
 	return e, nil
+}
+
+// setJudge makes the engine's judge with o, the fast path and the
+// observation hook of the engine's options added: the tests set o's
+// switches to compare the judge's strategies.
+func (e *Engine) setJudge(o judge.Options) {
+	if e.opts.Fast != nil {
+		o.Fast = e.opts.Fast
+	}
+	o.Observe = e.opts.Observe != nil
+	e.judge = judge.New(e.reg, e.schemas, o)
 }
 
 func (e *Engine) rulesOf(protocol string) protocol.Rules {

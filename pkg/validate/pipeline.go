@@ -5,10 +5,12 @@ package validate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
 
+	"github.com/agentproto/agentproto/internal/jsonscan"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
 )
 
@@ -256,4 +258,19 @@ func (r *fileRun) sidecarCount(lines int) {
 		more = "more"
 	}
 	r.emit(Finding{Line: 0, Severity: Warning, Rule: RuleSidecar, Message: fmt.Sprintf("the direction sidecar holds %s entries (%d) than the trace has lines (%d): it holds one direction per line of the trace, blank and unreadable lines included; the directions read may be shifted, and lines past its end were read without one", more, n, lines)})
+}
+
+// parseFinding is the finding of a line that did not parse.
+func parseFinding(line int, err error) *Finding {
+	var pe *jsonscan.Error
+	msg := err.Error()
+	ptr := ""
+	if errors.As(err, &pe) {
+		ptr = pe.Pointer
+		msg = fmt.Sprintf("not valid JSON: %s (byte %d of the line)", pe.Msg, pe.Offset+1)
+		if pe.Kind == jsonscan.NumberTooLong {
+			msg = fmt.Sprintf("%s (byte %d of the line): valid JSON, but no protocol number needs more than %d digits or an exponent beyond ±%d, so the line is not checked further", pe.Msg, pe.Offset+1, jsonscan.MaxNumberDigits, jsonscan.MaxNumberExponent)
+		}
+	}
+	return &Finding{Line: line, Severity: Error, Rule: RuleJSON, Pointer: ptr, Message: msg}
 }

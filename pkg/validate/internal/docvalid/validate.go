@@ -1,9 +1,9 @@
 // ValidateDoc, jsonschema/v6's validation read off a parsed document: the
 // validator's state and the walk over one schema's keywords (validate).
 // Its failures, reads, applicators, object and array keywords and value
-// comparisons are in the doc_*.go files beside this one.
+// comparisons are in the other files of this package.
 
-package explain
+package docvalid
 
 import (
 	"math/big"
