@@ -19,9 +19,7 @@
 package validate
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -247,11 +245,14 @@ type FileOptions struct {
 // to report in line order, from the calling goroutine. The error is an I/O
 // failure (r failed, corrupt gzip data, a bad sidecar): the findings reported
 // before it stand, and the summary counts them.
+//
+// A check is a pipeline: the trace is read and cut into batches of lines
+// (readBatches), then each batch is parsed, its protocol detected and its
+// messages stepped through the protocol's rules in order, its values
+// judged against their schemas (package judge) on any worker, and its
+// findings reported in order (pipeline).
 func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOptions, report func(Finding)) (Summary, error) {
-	run := &fileRun{e: e, name: name, report: report, message: fo.Message, control: fo.Rules, baseline: fo.Baseline, onceSeen: map[string]bool{}, sum: Summary{Files: 1, ByType: map[string]int{}, ByRule: map[string]int{}}}
-	if fo.Directions != nil {
-		run.dirs = bufio.NewScanner(fo.Directions)
-	}
+	run := e.newRun(name, fo, report)
 	// The batches keep copies of their lines in storage they reuse, so
 	// the reader lends its lines; a live trace is read on a goroutine of
 	// its own, ahead of the batches, and is given them.
@@ -261,141 +262,14 @@ func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOpt
 		run.sum.Detected = []Detected{{File: name}}
 		return run.sum, fmt.Errorf("%s: %w", name, err)
 	}
-
-	batches := make(chan *batch, 2)
-	free := make(chan *batch, maxInFlight)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	free := make(chan *batch, maxInFlight)
 	// lines is what the trace reader has read, for the summary; the reader
 	// may run on its own goroutine (Idle), hence the atomic.
 	var lines atomic.Int64
-	next := func() (trace.Record, error) {
-		rec, err := tr.Next()
-		lines.Store(int64(tr.Lines()))
-		return rec, err
-	}
-	type read struct {
-		rec trace.Record
-		err error
-	}
-	var reads chan read
-	if fo.Idle > 0 {
-		// Live: a goroutine blocks on the trace while the batcher below
-		// waits for a line or for the idle time, whichever comes first.
-		reads = make(chan read, 64)
-		go func() {
-			defer close(reads)
-			for {
-				rec, err := next()
-				select {
-				case reads <- read{rec, err}:
-				case <-ctx.Done():
-					return
-				}
-				if err != nil {
-					return
-				}
-			}
-		}()
-	}
-	go func() {
-		defer close(batches)
-		// Batches of maxBatchItems records: about ten are alive at once (in
-		// flight, queued, being filled), and their items, nodes and
-		// lines are most of the memory a run touches. 512 made a 4.6 MB
-		// trace fault in 28% more pages and cost 4% more CPU, for no
-		// gain in throughput. A batch also ends at maxBytes of text, a
-		// line that holds an array counting for more (readCost), since
-		// each of its entries becomes a message.
-		const maxBytes = 1 << 20
-		b := reuse(free)
-		size := 0
-		flush := func() bool {
-			b.seal()
-			if !send(ctx, batches, b) {
-				return false
-			}
-			b, size = reuse(free), 0
-			return true
-		}
-		var idle *time.Timer
-		if fo.Idle > 0 {
-			idle = time.NewTimer(fo.Idle)
-			defer idle.Stop()
-		}
-		for index := 0; ; index++ {
-			if ctx.Err() != nil {
-				return
-			}
-			var rec trace.Record
-			var err error
-			if reads == nil {
-				rec, err = next()
-			} else {
-				idle.Reset(fo.Idle)
-				select {
-				case r, ok := <-reads:
-					if !ok {
-						return
-					}
-					rec, err = r.rec, r.err
-				case <-idle.C:
-					if len(b.items) > 0 && !flush() {
-						return
-					}
-					index--
-					continue
-				case <-ctx.Done():
-					return
-				}
-			}
-			if err != nil {
-				if !errors.Is(err, io.EOF) {
-					b.err = err
-					b.errLine = int(lines.Load()) + 1
-				}
-				if len(b.items) > 0 || b.err != nil {
-					flush()
-				}
-				return
-			}
-			b.add(rec, index)
-			size += readCost(rec.Data)
-			if len(b.items) >= maxBatchItems || size >= maxBytes {
-				if !flush() {
-					return
-				}
-				if fo.Progress != nil {
-					fo.Progress(int(lines.Load()))
-				}
-			}
-		}
-	}()
-	var ioErr error
-	publish := func(b *batch) {
-		if len(b.items) > 0 {
-			if err := run.publish(b); err != nil && ioErr == nil {
-				ioErr = err
-			}
-		}
-		if b.err != nil && ioErr == nil {
-			ioErr = b.err
-			run.ioFailed = true
-			run.emit(Finding{Line: b.errLine, Severity: Error, Rule: RuleIO, Message: fmt.Sprintf("reading stopped: %v", b.err)})
-		}
-		recycle(free, b)
-	}
-	if e.workers <= 1 {
-		// One goroutine does every stage of a batch in turn.
-		for b := range batches {
-			run.parse(b)
-			run.step(b)
-			run.check(b)
-			publish(b)
-		}
-	} else {
-		run.pipeline(ctx, batches, publish)
-	}
+	batches := readBatches(ctx, tr, fo, free, &lines)
+	ioErr := run.stages(ctx, batches, free)
 	if err := ctx.Err(); err != nil && ioErr == nil {
 		ioErr = err
 	}

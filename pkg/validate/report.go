@@ -1,10 +1,9 @@
 package validate
 
-// Reporting: a check's state, the findings it publishes in line order
+// Reporting: the findings a check publishes in line order
 // with the requirement and side they name, and the summary it ends with.
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"sort"
@@ -14,45 +13,6 @@ import (
 	"github.com/agentproto/agentproto/pkg/validate/judge"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
 )
-
-// fileRun is the state of one Check.
-type fileRun struct {
-	e      *Engine
-	name   string
-	report func(Finding)
-	// message is FileOptions.Message.
-	message func(MessageInfo)
-	sum     Summary
-	dirs    *bufio.Scanner
-	// dirLines counts the sidecar's entries read: one per line of the
-	// trace, blank and unreadable lines included.
-	dirLines int
-	// dirEnded is set when the sidecar ran out or was refused, dirShort
-	// when it ran out.
-	dirEnded, dirShort bool
-
-	control  *RuleControl
-	baseline *Baseline
-
-	decided  bool // a batch has been seen
-	detected bool // the protocol is known
-	rules    protocol.Rules
-	h        protocol.Handler
-	judge    *judge.Trace // the judge of the trace's messages
-	// skipAll is set when the file matches no protocol: its one finding
-	// has been reported and the rest is only counted.
-	skipAll bool
-	notes   []Finding // found by the in-order stage, for the batch's report
-
-	// Owned by the goroutine that reports.
-	ioFailed   bool                 // reading stopped early
-	onceSeen   map[string]bool      // the once-per-trace warnings reported
-	typeNames  map[[2]string]string // "proto label" by proto and label, for ByType
-	outProto   string               // the protocol and dialect findings name
-	outDialect string
-	violated   map[string]bool // the requirements the reported findings name
-	text       textRun         // consecutive lines of text, not yet reported
-}
 
 // textRun is a run of consecutive lines that are plain text rather than
 // JSON, such as a peer's log lines written to the protocol's stream: one
