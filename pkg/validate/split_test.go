@@ -191,7 +191,7 @@ func otherTypes(v any) []any {
 }
 
 // TestKnownMembersHideNoNearMiss pins what the fast path's "every member
-// known" answer (KnownChecker) lets the engine skip: the near-miss walk.
+// known" answer (wire.Codec.CheckAt) lets the engine skip: the near-miss walk.
 // Every fixture's first lines, with each member renamed to a near miss of
 // itself, get the same near-miss warnings from the fast path as from the
 // general validator, which always walks.
