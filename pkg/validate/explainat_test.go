@@ -27,6 +27,7 @@ import (
 // the places of the findings (less those the check skips) for all but a
 // few values, where the two pick different alternatives of a union.
 func TestExplainAtPointsWhereFindingsPoint(t *testing.T) {
+	skipDifferentialIfShort(t)
 	e, err := New(Options{})
 	if err != nil {
 		t.Fatal(err)

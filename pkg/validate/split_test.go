@@ -34,6 +34,7 @@ import (
 // defect, and a split that changes a finding's words or order breaks the
 // promise that the fast path changes nothing but time.
 func TestVerdictsAgree(t *testing.T) {
+	skipDifferentialIfShort(t)
 	engines := map[string]*Engine{}
 	for _, name := range []string{"general", "general whole", "fast", "fast whole"} {
 		opts := Options{}
@@ -196,6 +197,7 @@ func otherTypes(v any) []any {
 // itself, get the same near-miss warnings from the fast path as from the
 // general validator, which always walks.
 func TestKnownMembersHideNoNearMiss(t *testing.T) {
+	skipDifferentialIfShort(t)
 	general := testEngine(t)
 	fast, err := New(Options{Fast: typed.Checker{}})
 	if err != nil {
@@ -303,6 +305,7 @@ func TestNearMissesInKeyOrder(t *testing.T) {
 // what v6 alone reports, finding for finding, and the memo must have
 // answered for many of them.
 func TestMemoAgrees(t *testing.T) {
+	skipDifferentialIfShort(t)
 	oracle, fast := memoEngines(t, 0)
 	lines := 0
 	for _, p := range traceFiles(t, fixturesDir) {
@@ -507,5 +510,17 @@ func TestMemoSkips(t *testing.T) {
 	}
 	if hits := fast.judge.Stats().MemoHits; hits < 100 {
 		t.Errorf("the memo answered for %d values of 200 lines", hits)
+	}
+}
+
+// skipDifferentialIfShort skips, with -short, a test that compares the
+// judge's strategies over every fixture and its mutations: it runs one
+// check after another, so the race detector (make test-race runs -short)
+// learns nothing from it that the golden tests on the worker pipeline do
+// not show, at many times their cost.
+func skipDifferentialIfShort(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: the differential test over every fixture runs in make test")
 	}
 }
