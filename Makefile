@@ -2,7 +2,7 @@
 GO          ?= go
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all generate check test bench bench-goals bench-fleet lint schemas conformance fuzz acp-traces acp-traces-check
+.PHONY: all generate check test test-race bench bench-goals bench-fleet lint schemas conformance fuzz acp-traces acp-traces-check
 
 all: check lint test
 
@@ -17,6 +17,15 @@ check: generate
 
 test:
 	$(GO) test ./...
+
+# The engine checks a trace on a pipeline of goroutines (pkg/validate) and
+# the tap and relay check live traffic as it flows (pkg/tap): their tests
+# under the race detector. The whole suite under -race takes several times
+# the 20 minutes CI has on 2 cores; these packages hold the concurrency.
+# -short leaves out the differential tests over every fixture, which check
+# one trace after another and run in make test.
+test-race:
+	$(GO) test -race -short ./pkg/validate ./pkg/tap/...
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./...

@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/agentproto/agentproto/pkg/jsonpointer"
 )
 
 // Doc is one schema document: a file, or an offline source's entry.
@@ -111,31 +113,26 @@ func (d *Doc) lookup(ptr string) (*Schema, bool, error) {
 // walkPointer returns the value at the JSON pointer ptr of a parsed
 // document.
 func walkPointer(v any, ptr string) (any, bool) {
-	if ptr == "" {
-		return v, v != nil
-	}
-	if !strings.HasPrefix(ptr, "/") {
-		return nil, false
-	}
-	for _, tok := range strings.Split(ptr[1:], "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+	ok := jsonpointer.Walk(ptr, func(tok string) bool {
 		switch t := v.(type) {
 		case *object:
-			var ok bool
-			if v, ok = t.Get(tok); !ok {
-				return nil, false
-			}
+			var found bool
+			v, found = t.Get(tok)
+			return found
 		case []any:
 			i, err := strconv.Atoi(tok)
 			if err != nil || i < 0 || i >= len(t) {
-				return nil, false
+				return false
 			}
 			v = t[i]
-		default:
-			return nil, false
+			return true
 		}
+		return false
+	})
+	if ptr == "" {
+		return v, v != nil
 	}
-	return v, true
+	return v, ok
 }
 
 // Source is an offline place to find schemas by $id: every $id that starts

@@ -17,11 +17,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/agentproto/agentproto/pkg/wire"
+	"github.com/agentproto/agentproto/pkg/jsonpointer"
 )
 
 // DefaultMaxDepth is the nesting limit Parse applies when it is given 0:
@@ -126,20 +125,7 @@ type parser struct {
 	path     []string // keys and indexes from the root to the current value
 }
 
-func (p *parser) pointer() string {
-	if len(p.path) == 0 {
-		return ""
-	}
-	var sb strings.Builder
-	for _, tok := range p.path {
-		sb.WriteByte('/')
-		sb.WriteString(EscapePointer(tok))
-	}
-	return sb.String()
-}
-
-// EscapePointer escapes one reference token of a JSON pointer (RFC 6901).
-func EscapePointer(tok string) string { return wire.EscapePointer(tok) }
+func (p *parser) pointer() string { return jsonpointer.Format(p.path) }
 
 // maxEcho is the longest piece of the input a message quotes, in bytes.
 const maxEcho = 80
@@ -565,3 +551,7 @@ func (p *parser) hex4(i int) (rune, error) {
 	}
 	return r, nil
 }
+
+// EscapePointer escapes one reference token of a JSON pointer: it is
+// jsonpointer.Escape, kept for the callers that spell it so.
+func EscapePointer(tok string) string { return jsonpointer.Escape(tok) }

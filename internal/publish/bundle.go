@@ -11,6 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/agentproto/agentproto/pkg/jsonpointer"
 	"github.com/agentproto/agentproto/schema/registry"
 )
 
@@ -401,7 +402,7 @@ func resolveRef(file, ref string) (string, string, error) {
 	}
 	abs := base.ResolveReference(r)
 	frag := abs.Fragment
-	if frag != "" && !strings.HasPrefix(frag, "/") {
+	if !jsonpointer.Valid(frag) {
 		return "", "", fmt.Errorf("$ref %q: only JSON pointer fragments are supported", ref)
 	}
 	abs.Fragment, abs.RawFragment = "", ""
@@ -412,31 +413,21 @@ func resolveRef(file, ref string) (string, string, error) {
 	return target, frag, nil
 }
 
-// splitPointer splits a JSON pointer into unescaped tokens.
+// splitPointer splits a JSON pointer resolveRef has checked.
 func splitPointer(p string) []string {
-	if p == "" {
-		return nil
-	}
-	toks := strings.Split(strings.TrimPrefix(p, "/"), "/")
-	for i, t := range toks {
-		toks[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
-	}
+	toks, _ := jsonpointer.Split(p)
 	return toks
 }
 
 // refTo returns the bundle-internal $ref of a definition, with optional
 // further pointer tokens.
 func refTo(def string, toks ...string) string {
-	p := "/$defs/" + escapeToken(def)
+	p := "/$defs/" + jsonpointer.Escape(def)
 	for _, t := range toks {
-		p += "/" + escapeToken(t)
+		p += "/" + jsonpointer.Escape(t)
 	}
 	u := url.URL{Fragment: p}
 	return u.String()
-}
-
-func escapeToken(t string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1")
 }
 
 // Keywords whose value is a schema, a map of schemas or a list of schemas.
@@ -455,7 +446,7 @@ func walkSchema(s *Object, ptr string, fn func(*Object, string) error) error {
 	}
 	for _, k := range s.Keys() {
 		v := s.Value(k)
-		at := ptr + "/" + escapeToken(k)
+		at := ptr + "/" + jsonpointer.Escape(k)
 		switch {
 		case slices.Contains(schemaKeywords, k):
 			if o, ok := v.(*Object); ok {
@@ -467,7 +458,7 @@ func walkSchema(s *Object, ptr string, fn func(*Object, string) error) error {
 			if m, ok := v.(*Object); ok {
 				for _, name := range m.Keys() {
 					if o, ok := m.Value(name).(*Object); ok {
-						if err := walkSchema(o, at+"/"+escapeToken(name), fn); err != nil {
+						if err := walkSchema(o, at+"/"+jsonpointer.Escape(name), fn); err != nil {
 							return err
 						}
 					}

@@ -18,7 +18,7 @@ func TestBatchReuse(t *testing.T) {
 		for i := range n {
 			b.add(trace.Record{Line: i + 1, Data: []byte(fmt.Sprintf(`{"%s":%d}`, tag, i))}, i)
 			it := b.items[i]
-			it.out = append(it.out, Finding{Message: tag}) // what a check leaves
+			it.v.Out = append(it.v.Out, Finding{Message: tag}) // what a check leaves
 			it.m.Label = tag
 		}
 		b.seal()
@@ -35,7 +35,7 @@ func TestBatchReuse(t *testing.T) {
 	for i := range 3 {
 		b2.add(trace.Record{Line: i + 1, Data: []byte("{}")}, i)
 		it := b2.items[i]
-		if it.out != nil || it.m.Label != "" || it.m.Line != i+1 || string(it.m.Data) != "{}" || len(it.m.Checks) != 0 {
+		if it.v.Out != nil || it.m.Label != "" || it.m.Line != i+1 || string(it.m.Data) != "{}" || len(it.m.Checks) != 0 {
 			t.Fatalf("item %d of the second use starts with %+v", i, it.m)
 		}
 	}
@@ -45,13 +45,13 @@ func TestBatchReuse(t *testing.T) {
 		for j := range s[:cap(s)] {
 			it := &s[:cap(s)][j]
 			if it.m.Data == nil {
-				if it.out != nil || it.m.Label != "" {
+				if it.v.Out != nil || it.m.Label != "" {
 					t.Fatalf("a cleared item still holds %q", it.m.Label)
 				}
 				continue
 			}
 			n++
-			if it.m.Label == "first" || it.out != nil {
+			if it.m.Label == "first" || it.v.Out != nil {
 				t.Fatalf("a record of the first use outlives its report: line %d", it.m.Line)
 			}
 		}

@@ -8,7 +8,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/agentproto/agentproto/pkg/validate/explain"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
 )
 
@@ -69,7 +68,7 @@ func (r *fileRun) decide(items []*item) error {
 		return fmt.Errorf("%s schemas: %w", rules.Name(), err)
 	}
 	r.rules, r.h = rules, h
-	r.x = explain.New(rules.Name(), r.e.docs)
+	r.judge = r.e.judge.Trace(r.name, rules.Name())
 	r.detected = true
 	return nil
 }

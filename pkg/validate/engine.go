@@ -19,9 +19,7 @@
 package validate
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -30,51 +28,24 @@ import (
 	"time"
 
 	"github.com/agentproto/agentproto/pkg/trace"
-	"github.com/agentproto/agentproto/pkg/validate/explain"
+	"github.com/agentproto/agentproto/pkg/validate/judge"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
 	"github.com/agentproto/agentproto/pkg/wire"
 	"github.com/agentproto/agentproto/schema/registry"
 )
 
 // FastChecker is the seam for a faster path than the general schema
-// validator, for example generated Go types decoded strictly and checked
-// with their Validate methods. Check reports whether the value at pointer
-// (a JSON pointer into line, "" for the whole line) is certainly valid
-// against the schema with $id schemaID. True skips the general validator for
-// that value; false, or any doubt, runs it, and its findings are reported.
-// Implementations must be safe for concurrent use.
+// validator: the generated Go types decoded strictly and checked with
+// their Validate methods (typed.Checker). Codec returns the codec of the
+// schema with $id schemaID; false when there is none, and the general
+// validator checks the schema's values. The engine asks once per schema
+// and keeps the answer, then asks the codec about each value
+// (wire.Codec.CheckAt) over a decoder it reuses, told where the line's
+// arrays and objects end since the engine has parsed the line already:
+// true skips the general validator for that value, and when the codec
+// also saw every member of it defined by the schema, no near miss is
+// looked for. Implementations must be safe for concurrent use.
 type FastChecker interface {
-	Check(schemaID, pointer string, line []byte) bool
-}
-
-// KnownChecker is a FastChecker that can also tell, of a value it vouches
-// for, that every member of every object in it is one the schema defines:
-// such a value holds no near miss of a defined member, and the engine does
-// not look for one.
-type KnownChecker interface {
-	FastChecker
-	CheckKnown(schemaID, pointer string, line []byte) (valid, known bool)
-}
-
-// A DecoderChecker is a KnownChecker that reads the line from a decoder
-// the engine prepares and reuses, one per batch of lines: reset over the
-// line (wire.Decoder.Reset) and told where the line's arrays and objects
-// end (wire.Decoder.SetEnds), since the engine has parsed the line
-// strictly already; values the checker would only step over need not be
-// read again.
-type DecoderChecker interface {
-	KnownChecker
-	CheckKnownDecoder(d *wire.Decoder, schemaID, pointer string) (valid, known bool)
-}
-
-// A CodecChecker is a DecoderChecker whose verdicts are those of a
-// wire.Codec per schema (wire.Codec.CheckAt). The engine asks for a
-// schema's codec once and keeps it with the schema, instead of naming the
-// schema by its $id for every value it checks.
-type CodecChecker interface {
-	DecoderChecker
-	// Codec returns the codec of the schema with $id schemaID; false
-	// when there is none, and the general validator checks its values.
 	Codec(schemaID string) (wire.Codec, bool)
 }
 
@@ -139,15 +110,9 @@ type Options struct {
 	Protocols []Protocol
 }
 
-// Observation is one schema check of one message.
-type Observation struct {
-	File     string
-	Line     int
-	SchemaID string // the $id (with fragment) of the schema
-	Pointer  string // where the value sits in the message
-	Value    any    // the value, as the engine parsed it (numbers as json.Number)
-	Valid    bool   // the general validator's verdict
-}
+// Observation is one schema check of one message: where, the schema, the
+// value and the general validator's verdict.
+type Observation = judge.Observation
 
 // Engine validates traces. It is safe for concurrent use by several Check
 // calls.
@@ -156,30 +121,8 @@ type Engine struct {
 	workers int
 	reg     *registry.Registry
 	rules   []protocol.Rules // in the order a file's protocol is tried
-	docs    *explain.Docs
-	// whole validates every check whole, never split by
-	// protocol.Schemas.Split: the tests compare both ways.
-	whole bool
-	// oracle validates failing values with jsonschema/v6 on values built
-	// as map[string]any, as every engine did before explain.ValidateDoc:
-	// the differential tests' reference.
-	oracle  bool
-	known   KnownChecker   // Options.Fast, if it is one
-	dec     DecoderChecker // Options.Fast, if it is one
-	codecs  CodecChecker   // Options.Fast, if it is one
 	schemas *protocol.Schemas
-	// docValidated and docDeclined count the failing values
-	// explain.ValidateDoc judged, and those whose schema it left to
-	// jsonschema/v6, for the tests.
-	docValidated, docDeclined atomic.Int64
-	// explained, when set, is told of each failure explained and its
-	// findings, for the tests.
-	explained func(f failure, findings []Finding)
-	// memo keeps the document validator's outcomes (nil: none kept).
-	memo *explain.Memo
-	// elsewhere names the other versions that define a member a value's
-	// type lacks; it reads their schemas only when asked.
-	elsewhere *explain.Elsewhere
+	judge   *judge.Judge
 }
 
 // New reads the registry and prepares each protocol's rules; no schema is
@@ -198,12 +141,8 @@ func New(opts Options) (*Engine, error) {
 	if protocols == nil {
 		protocols = Protocols()
 	}
-	e := &Engine{
-		opts: opts, workers: opts.Workers, reg: reg, schemas: schemas,
-		docs:      explain.NewDocs(reg.FS(), reg.IDPrefix()),
-		memo:      explain.NewMemo(),
-		elsewhere: explain.NewElsewhere(reg, schemas),
-	}
+	e := &Engine{opts: opts, workers: opts.Workers, reg: reg, schemas: schemas}
+	e.setJudge(judge.Options{})
 	var names []string
 	for _, p := range protocols {
 		e.rules = append(e.rules, p.Rules(reg, schemas))
@@ -212,9 +151,6 @@ func New(opts Options) (*Engine, error) {
 	if e.workers <= 0 {
 		e.workers = runtime.GOMAXPROCS(0)
 	}
-	e.known, _ = opts.Fast.(KnownChecker)
-	e.dec, _ = opts.Fast.(DecoderChecker)
-	e.codecs, _ = opts.Fast.(CodecChecker)
 	if opts.Protocol != "" && e.rulesOf(opts.Protocol) == nil {
 		return nil, fmt.Errorf("validate: unknown protocol %q (want %s)", opts.Protocol, strings.Join(names, ", "))
 	}
@@ -222,6 +158,17 @@ func New(opts Options) (*Engine, error) {
 		return nil, fmt.Errorf("validate: unknown dialect %q (want one of %s)", opts.Dialect, strings.Join(e.Dialects(opts.Protocol), ", "))
 	}
 	return e, nil
+}
+
+// setJudge makes the engine's judge with o, the fast path and the
+// observation hook of the engine's options added: the tests set o's
+// switches to compare the judge's strategies.
+func (e *Engine) setJudge(o judge.Options) {
+	if e.opts.Fast != nil {
+		o.Fast = e.opts.Fast
+	}
+	o.Observe = e.opts.Observe != nil
+	e.judge = judge.New(e.reg, e.schemas, o)
 }
 
 func (e *Engine) rulesOf(protocol string) protocol.Rules {
@@ -298,11 +245,14 @@ type FileOptions struct {
 // to report in line order, from the calling goroutine. The error is an I/O
 // failure (r failed, corrupt gzip data, a bad sidecar): the findings reported
 // before it stand, and the summary counts them.
+//
+// A check is a pipeline: the trace is read and cut into batches of lines
+// (readBatches), then each batch is parsed, its protocol detected and its
+// messages stepped through the protocol's rules in order, its values
+// judged against their schemas (package judge) on any worker, and its
+// findings reported in order (pipeline).
 func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOptions, report func(Finding)) (Summary, error) {
-	run := &fileRun{e: e, name: name, report: report, message: fo.Message, control: fo.Rules, baseline: fo.Baseline, onceSeen: map[string]bool{}, sum: Summary{Files: 1, ByType: map[string]int{}, ByRule: map[string]int{}}}
-	if fo.Directions != nil {
-		run.dirs = bufio.NewScanner(fo.Directions)
-	}
+	run := e.newRun(name, fo, report)
 	// The batches keep copies of their lines in storage they reuse, so
 	// the reader lends its lines; a live trace is read on a goroutine of
 	// its own, ahead of the batches, and is given them.
@@ -312,141 +262,14 @@ func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOpt
 		run.sum.Detected = []Detected{{File: name}}
 		return run.sum, fmt.Errorf("%s: %w", name, err)
 	}
-
-	batches := make(chan *batch, 2)
-	free := make(chan *batch, maxInFlight)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	free := make(chan *batch, maxInFlight)
 	// lines is what the trace reader has read, for the summary; the reader
 	// may run on its own goroutine (Idle), hence the atomic.
 	var lines atomic.Int64
-	next := func() (trace.Record, error) {
-		rec, err := tr.Next()
-		lines.Store(int64(tr.Lines()))
-		return rec, err
-	}
-	type read struct {
-		rec trace.Record
-		err error
-	}
-	var reads chan read
-	if fo.Idle > 0 {
-		// Live: a goroutine blocks on the trace while the batcher below
-		// waits for a line or for the idle time, whichever comes first.
-		reads = make(chan read, 64)
-		go func() {
-			defer close(reads)
-			for {
-				rec, err := next()
-				select {
-				case reads <- read{rec, err}:
-				case <-ctx.Done():
-					return
-				}
-				if err != nil {
-					return
-				}
-			}
-		}()
-	}
-	go func() {
-		defer close(batches)
-		// Batches of maxBatchItems records: about ten are alive at once (in
-		// flight, queued, being filled), and their items, nodes and
-		// lines are most of the memory a run touches. 512 made a 4.6 MB
-		// trace fault in 28% more pages and cost 4% more CPU, for no
-		// gain in throughput. A batch also ends at maxBytes of text, a
-		// line that holds an array counting for more (readCost), since
-		// each of its entries becomes a message.
-		const maxBytes = 1 << 20
-		b := reuse(free)
-		size := 0
-		flush := func() bool {
-			b.seal()
-			if !send(ctx, batches, b) {
-				return false
-			}
-			b, size = reuse(free), 0
-			return true
-		}
-		var idle *time.Timer
-		if fo.Idle > 0 {
-			idle = time.NewTimer(fo.Idle)
-			defer idle.Stop()
-		}
-		for index := 0; ; index++ {
-			if ctx.Err() != nil {
-				return
-			}
-			var rec trace.Record
-			var err error
-			if reads == nil {
-				rec, err = next()
-			} else {
-				idle.Reset(fo.Idle)
-				select {
-				case r, ok := <-reads:
-					if !ok {
-						return
-					}
-					rec, err = r.rec, r.err
-				case <-idle.C:
-					if len(b.items) > 0 && !flush() {
-						return
-					}
-					index--
-					continue
-				case <-ctx.Done():
-					return
-				}
-			}
-			if err != nil {
-				if !errors.Is(err, io.EOF) {
-					b.err = err
-					b.errLine = int(lines.Load()) + 1
-				}
-				if len(b.items) > 0 || b.err != nil {
-					flush()
-				}
-				return
-			}
-			b.add(rec, index)
-			size += readCost(rec.Data)
-			if len(b.items) >= maxBatchItems || size >= maxBytes {
-				if !flush() {
-					return
-				}
-				if fo.Progress != nil {
-					fo.Progress(int(lines.Load()))
-				}
-			}
-		}
-	}()
-	var ioErr error
-	publish := func(b *batch) {
-		if len(b.items) > 0 {
-			if err := run.publish(b); err != nil && ioErr == nil {
-				ioErr = err
-			}
-		}
-		if b.err != nil && ioErr == nil {
-			ioErr = b.err
-			run.ioFailed = true
-			run.emit(Finding{Line: b.errLine, Severity: Error, Rule: RuleIO, Message: fmt.Sprintf("reading stopped: %v", b.err)})
-		}
-		recycle(free, b)
-	}
-	if e.workers <= 1 {
-		// One goroutine does every stage of a batch in turn.
-		for b := range batches {
-			run.parse(b)
-			run.step(b)
-			run.check(b)
-			publish(b)
-		}
-	} else {
-		run.pipeline(ctx, batches, publish)
-	}
+	batches := readBatches(ctx, tr, fo, free, &lines)
+	ioErr := run.stages(ctx, batches, free)
 	if err := ctx.Err(); err != nil && ioErr == nil {
 		ioErr = err
 	}

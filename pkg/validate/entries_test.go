@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentproto/agentproto/internal/jsonscan"
+	"github.com/agentproto/agentproto/pkg/validate/judge"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
 	"github.com/agentproto/agentproto/pkg/validate/typed"
 	"github.com/agentproto/agentproto/schema/registry"
@@ -257,7 +258,7 @@ func TestBatchesOfEveryShape(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	general.oracle = true
+	general.setJudge(judge.Options{Oracle: true})
 	fast, err := New(Options{Workers: 2, Fast: typed.Checker{}})
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/agentproto/agentproto/pkg/validate/judge"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
 	"github.com/agentproto/agentproto/pkg/validate/typed"
 	"github.com/agentproto/agentproto/pkg/wire"
@@ -26,23 +27,25 @@ import (
 // the places of the findings (less those the check skips) for all but a
 // few values, where the two pick different alternatives of a union.
 func TestExplainAtPointsWhereFindingsPoint(t *testing.T) {
+	skipDifferentialIfShort(t)
 	e, err := New(Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.memo = nil // every failure explained from the parsed document
 	codecs := typed.Checker{}
 	var mu sync.Mutex
 	compared, partial, noCodec := 0, 0, 0
 	var bad, alien, unhinted []string
 	hinted := 0
 	foreign := 0
-	e.explained = func(f failure, findings []Finding) {
-		if f.doc == nil {
+	// Every failure explained from the parsed document, none from the
+	// memo.
+	e.setJudge(judge.Options{NoMemo: true, Explained: func(f judge.Failure, findings []Finding) {
+		if f.Doc == nil {
 			return // validated by jsonschema/v6: no parsed value at hand
 		}
-		c := f.ck.Schema.Codec(codecs.Codec)
-		raw := f.doc.Raw(f.node)
+		c := f.Check.Schema.Codec(codecs.Codec)
+		raw := f.Doc.Raw(f.Node)
 		mu.Lock()
 		defer mu.Unlock()
 		if c == nil || !c.Complete {
@@ -68,21 +71,21 @@ func TestExplainAtPointsWhereFindingsPoint(t *testing.T) {
 			}
 		}
 		var verr *jsonschema.ValidationError
-		if errors.As(f.ck.Schema.Validate(f.doc.Value(f.node)), &verr) {
+		if errors.As(f.Check.Schema.Validate(f.Doc.Value(f.Node)), &verr) {
 			walk(verr)
 		}
 		for _, de := range errs {
 			if !v6[de.Pointer] {
 				foreign++
 				if len(alien) < 10 {
-					alien = append(alien, fmt.Sprintf("%s: ExplainAt lists %s (%s: %s), which jsonschema/v6 does not report\n  %s", f.ck.Schema.ID, de.Pointer, de.Keyword, de.Msg, raw))
+					alien = append(alien, fmt.Sprintf("%s: ExplainAt lists %s (%s: %s), which jsonschema/v6 does not report\n  %s", f.Check.Schema.ID, de.Pointer, de.Keyword, de.Msg, raw))
 				}
 			}
 		}
-		base := f.ck.Pointer()
+		base := f.Check.Pointer()
 		var got, want []string
 		for _, de := range errs {
-			if f.ck.Skip != nil && f.ck.Skip(protocol.SplitPointer(de.Pointer)) {
+			if f.Check.Skip != nil && f.Check.Skip(protocol.SplitPointer(de.Pointer)) {
 				continue
 			}
 			got = append(got, base+de.Pointer)
@@ -94,7 +97,7 @@ func TestExplainAtPointsWhereFindingsPoint(t *testing.T) {
 		slices.Sort(want)
 		got, want = slices.Compact(got), slices.Compact(want)
 		if !slices.Equal(got, want) {
-			bad = append(bad, fmt.Sprintf("%s at %s: ExplainAt lists %v, the findings point at %v\n  %s", f.ck.Schema.ID, base, got, want, raw))
+			bad = append(bad, fmt.Sprintf("%s at %s: ExplainAt lists %v, the findings point at %v\n  %s", f.Check.Schema.ID, base, got, want, raw))
 			return
 		}
 		// Placed alike, the two give the same hints: the value a
@@ -112,9 +115,9 @@ func TestExplainAtPointsWhereFindingsPoint(t *testing.T) {
 			hinted++
 		}
 		if !slices.Equal(gotHints, wantHints) {
-			unhinted = append(unhinted, fmt.Sprintf("%s at %s: ExplainAt hints %q, the findings %q\n  %s", f.ck.Schema.ID, base, gotHints, wantHints, raw))
+			unhinted = append(unhinted, fmt.Sprintf("%s at %s: ExplainAt hints %q, the findings %q\n  %s", f.Check.Schema.ID, base, gotHints, wantHints, raw))
 		}
-	}
+	}})
 	mutants := 0
 	for _, p := range traceFiles(t, fixturesDir) {
 		buf, n := varied(t, p, 10, mutations)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/agentproto/agentproto/pkg/validate/judge"
 	"github.com/agentproto/agentproto/pkg/validate/typed"
 )
 
@@ -17,7 +18,7 @@ import (
 // detection, dispatch, state and explanations. It must never panic or hang,
 // what it reports must be well formed and in line order, and the
 // generated-types fast path on the pipeline, with failing values judged
-// from their parsed documents (explain.ValidateDoc), must report exactly
+// from their parsed documents (docvalid.ValidateDoc), must report exactly
 // what jsonschema/v6 alone on values built as map[string]any does, with
 // every stage on one goroutine: the fuzzer's mutations of the fixtures'
 // lines are the random mutations the two are compared on.
@@ -47,7 +48,7 @@ func FuzzEngine(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	e.oracle = true
+	e.setJudge(judge.Options{Oracle: true})
 	// The fast path on the pipeline (two workers), against the general
 	// validator with every stage on one goroutine.
 	fast, err := New(Options{Workers: 2, Fast: typed.Checker{}})

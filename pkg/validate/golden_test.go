@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentproto/agentproto/pkg/validate/internal/expect"
+	"github.com/agentproto/agentproto/pkg/validate/judge"
 	"github.com/agentproto/agentproto/pkg/validate/typed"
 )
 
@@ -188,7 +189,7 @@ func TestGoldenFastPathAgrees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	general.oracle = true
+	general.setJudge(judge.Options{Oracle: true})
 	fast, err := New(Options{Fast: typed.Checker{}})
 	if err != nil {
 		t.Fatal(err)

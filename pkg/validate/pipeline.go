@@ -1,16 +1,102 @@
 package validate
 
-// The stages of a check: parse, step (in order), check (any goroutine)
-// and publish (in order), and how batches flow between them.
+// The state of a check and its stages: parse, step (in order), check
+// (any goroutine) and publish (in order), and how batches flow between
+// them.
 
 import (
+	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
 
+	"github.com/agentproto/agentproto/internal/jsonscan"
+	"github.com/agentproto/agentproto/pkg/validate/judge"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
 )
+
+// fileRun is the state of one Check.
+type fileRun struct {
+	e      *Engine
+	name   string
+	report func(Finding)
+	// message is FileOptions.Message.
+	message func(MessageInfo)
+	sum     Summary
+	dirs    *bufio.Scanner
+	// dirLines counts the sidecar's entries read: one per line of the
+	// trace, blank and unreadable lines included.
+	dirLines int
+	// dirEnded is set when the sidecar ran out or was refused, dirShort
+	// when it ran out.
+	dirEnded, dirShort bool
+
+	control  *RuleControl
+	baseline *Baseline
+
+	decided  bool // a batch has been seen
+	detected bool // the protocol is known
+	rules    protocol.Rules
+	h        protocol.Handler
+	judge    *judge.Trace // the judge of the trace's messages
+	// skipAll is set when the file matches no protocol: its one finding
+	// has been reported and the rest is only counted.
+	skipAll bool
+	notes   []Finding // found by the in-order stage, for the batch's report
+
+	// Owned by the goroutine that reports.
+	ioFailed   bool                 // reading stopped early
+	onceSeen   map[string]bool      // the once-per-trace warnings reported
+	typeNames  map[[2]string]string // "proto label" by proto and label, for ByType
+	outProto   string               // the protocol and dialect findings name
+	outDialect string
+	violated   map[string]bool // the requirements the reported findings name
+	text       textRun         // consecutive lines of text, not yet reported
+}
+
+// newRun returns the state of one Check of the trace named name.
+func (e *Engine) newRun(name string, fo FileOptions, report func(Finding)) *fileRun {
+	run := &fileRun{e: e, name: name, report: report, message: fo.Message, control: fo.Rules, baseline: fo.Baseline, onceSeen: map[string]bool{}, sum: Summary{Files: 1, ByType: map[string]int{}, ByRule: map[string]int{}}}
+	if fo.Directions != nil {
+		run.dirs = bufio.NewScanner(fo.Directions)
+	}
+	return run
+}
+
+// stages takes each batch through the stages of a check, parse, step
+// (detection, the sidecar, the protocol's rules), judge and publish,
+// and hands it back to free; it returns the first I/O error, of the
+// trace or of the in-order stage.
+func (r *fileRun) stages(ctx context.Context, batches <-chan *batch, free chan<- *batch) error {
+	var ioErr error
+	publish := func(b *batch) {
+		if len(b.items) > 0 {
+			if err := r.publish(b); err != nil && ioErr == nil {
+				ioErr = err
+			}
+		}
+		if b.err != nil && ioErr == nil {
+			ioErr = b.err
+			r.ioFailed = true
+			r.emit(Finding{Line: b.errLine, Severity: Error, Rule: RuleIO, Message: fmt.Sprintf("reading stopped: %v", b.err)})
+		}
+		recycle(free, b)
+	}
+	if r.e.workers > 1 {
+		r.pipeline(ctx, batches, publish)
+		return ioErr
+	}
+	// One goroutine does every stage of a batch in turn.
+	for b := range batches {
+		r.parse(b)
+		r.step(b)
+		r.check(b)
+		publish(b)
+	}
+	return ioErr
+}
 
 // pipeline runs the stages of a check on their own goroutines, so that
 // the in-order stages (the protocol state of one batch, the report of
@@ -256,4 +342,19 @@ func (r *fileRun) sidecarCount(lines int) {
 		more = "more"
 	}
 	r.emit(Finding{Line: 0, Severity: Warning, Rule: RuleSidecar, Message: fmt.Sprintf("the direction sidecar holds %s entries (%d) than the trace has lines (%d): it holds one direction per line of the trace, blank and unreadable lines included; the directions read may be shifted, and lines past its end were read without one", more, n, lines)})
+}
+
+// parseFinding is the finding of a line that did not parse.
+func parseFinding(line int, err error) *Finding {
+	var pe *jsonscan.Error
+	msg := err.Error()
+	ptr := ""
+	if errors.As(err, &pe) {
+		ptr = pe.Pointer
+		msg = fmt.Sprintf("not valid JSON: %s (byte %d of the line)", pe.Msg, pe.Offset+1)
+		if pe.Kind == jsonscan.NumberTooLong {
+			msg = fmt.Sprintf("%s (byte %d of the line): valid JSON, but no protocol number needs more than %d digits or an exponent beyond ±%d, so the line is not checked further", pe.Msg, pe.Offset+1, jsonscan.MaxNumberDigits, jsonscan.MaxNumberExponent)
+		}
+	}
+	return &Finding{Line: line, Severity: Error, Rule: RuleJSON, Pointer: ptr, Message: msg}
 }

@@ -1,56 +1,18 @@
 package validate
 
-// Reporting: a check's state, the findings it publishes in line order
+// Reporting: the findings a check publishes in line order
 // with the requirement and side they name, and the summary it ends with.
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"sort"
+	"strings"
+	"unicode/utf8"
 
-	"github.com/agentproto/agentproto/pkg/validate/explain"
+	"github.com/agentproto/agentproto/pkg/validate/judge"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
 )
-
-// fileRun is the state of one Check.
-type fileRun struct {
-	e      *Engine
-	name   string
-	report func(Finding)
-	// message is FileOptions.Message.
-	message func(MessageInfo)
-	sum     Summary
-	dirs    *bufio.Scanner
-	// dirLines counts the sidecar's entries read: one per line of the
-	// trace, blank and unreadable lines included.
-	dirLines int
-	// dirEnded is set when the sidecar ran out or was refused, dirShort
-	// when it ran out.
-	dirEnded, dirShort bool
-
-	control  *RuleControl
-	baseline *Baseline
-
-	decided  bool // a batch has been seen
-	detected bool // the protocol is known
-	rules    protocol.Rules
-	h        protocol.Handler
-	x        *explain.Explainer
-	// skipAll is set when the file matches no protocol: its one finding
-	// has been reported and the rest is only counted.
-	skipAll bool
-	notes   []Finding // found by the in-order stage, for the batch's report
-
-	// Owned by the goroutine that reports.
-	ioFailed   bool                 // reading stopped early
-	onceSeen   map[string]bool      // the once-per-trace warnings reported
-	typeNames  map[[2]string]string // "proto label" by proto and label, for ByType
-	outProto   string               // the protocol and dialect findings name
-	outDialect string
-	violated   map[string]bool // the requirements the reported findings name
-	text       textRun         // consecutive lines of text, not yet reported
-}
 
 // textRun is a run of consecutive lines that are plain text rather than
 // JSON, such as a peer's log lines written to the protocol's stream: one
@@ -166,7 +128,7 @@ func (r *fileRun) emit(f Finding) {
 // maxPerLine is the most findings reported one by one for a line; the rest
 // are counted in one too-many finding, so that output and memory stay
 // proportional to what a person can read.
-const maxPerLine = 20
+const maxPerLine = judge.MaxPerLine
 
 // typeName is the summary's name of a message type: "acp session/update".
 func (r *fileRun) typeName(proto, label string) string {
@@ -210,12 +172,12 @@ func (r *fileRun) publish(b *batch) error {
 	}
 	items := b.items
 	for _, it := range items {
-		for _, o := range it.seen {
+		for _, o := range it.v.Seen {
 			e.opts.Observe(o)
 		}
 		es := batchEntries(it)
 		for i := range es {
-			for _, o := range es[i].seen {
+			for _, o := range es[i].v.Seen {
 				o.Pointer = entryPointer(i) + o.Pointer
 				e.opts.Observe(o)
 			}
@@ -257,17 +219,17 @@ func (r *fileRun) publish(b *batch) error {
 // findings, then the state findings. under is the pointer of the message
 // in its line ("" unless it is an entry of a batch).
 func (r *fileRun) itemFindings(it *item, under string, more func(f Finding, m *protocol.Message, under string)) {
-	for _, f := range it.once {
+	for _, f := range it.v.Once {
 		if !r.onceSeen[f.Message] {
 			r.onceSeen[f.Message] = true
 			more(f, &it.m, under)
 		}
 	}
-	for _, f := range it.out {
+	for _, f := range it.v.Out {
 		more(f, &it.m, under)
 	}
 	for _, f := range it.m.State {
-		if f.Severity == Error && f.Rule != RuleSchema && schemaAt(it.out, f.Pointer) {
+		if f.Severity == Error && f.Rule != RuleSchema && schemaAt(it.v.Out, f.Pointer) {
 			// The value is already wrong by its schema: one
 			// problem, one finding.
 			continue
@@ -357,4 +319,37 @@ func (r *fileRun) coverage(rep protocol.Reporter) *Coverage {
 		sort.Strings(l)
 	}
 	return cov
+}
+
+// maxToken is the longest pointer token a finding repeats: input keys can
+// be megabytes long.
+const maxToken = protocol.MaxEcho
+
+// cutPointer shortens the over-long tokens of a pointer to maxToken bytes
+// with "...": the place stays readable, the output stays small.
+func cutPointer(p string) string {
+	if len(p) <= 4*maxToken {
+		return p
+	}
+	toks := strings.Split(p, "/")
+	for i, t := range toks {
+		if len(t) > maxToken {
+			n := maxToken - 3
+			for n > 0 && !utf8.RuneStart(t[n]) {
+				n--
+			}
+			toks[i] = t[:n] + "..."
+		}
+	}
+	return strings.Join(toks, "/")
+}
+
+// schemaAt reports whether a schema finding points at ptr.
+func schemaAt(out []Finding, ptr string) bool {
+	for _, f := range out {
+		if f.Rule == RuleSchema && f.Pointer == ptr && ptr != "" {
+			return true
+		}
+	}
+	return false
 }

@@ -18,9 +18,9 @@ import (
 	"github.com/agentproto/agentproto/internal/jsonscan"
 	"github.com/agentproto/agentproto/pkg/trace"
 	"github.com/agentproto/agentproto/pkg/validate/internal/synth"
+	"github.com/agentproto/agentproto/pkg/validate/judge"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
 	"github.com/agentproto/agentproto/pkg/validate/typed"
-	"github.com/agentproto/agentproto/pkg/wire"
 )
 
 // TestVerdictsAgree holds the ways a message can be checked to one verdict,
@@ -34,6 +34,7 @@ import (
 // defect, and a split that changes a finding's words or order breaks the
 // promise that the fast path changes nothing but time.
 func TestVerdictsAgree(t *testing.T) {
+	skipDifferentialIfShort(t)
 	engines := map[string]*Engine{}
 	for _, name := range []string{"general", "general whole", "fast", "fast whole"} {
 		opts := Options{}
@@ -44,10 +45,9 @@ func TestVerdictsAgree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e.whole = strings.HasSuffix(name, "whole")
 		// The general engines validate with jsonschema/v6 alone: the
 		// reference the document validator is held to.
-		e.oracle = strings.HasPrefix(name, "general")
+		e.setJudge(judge.Options{Whole: strings.HasSuffix(name, "whole"), Oracle: strings.HasPrefix(name, "general")})
 		engines[name] = e
 	}
 	// Each pair: the reference first.
@@ -83,7 +83,8 @@ func TestVerdictsAgree(t *testing.T) {
 	}
 	t.Logf("%d files, %d mutated messages, %d findings, alike four ways", files, mutants, findings)
 	fast := engines["fast"]
-	judged, declined := fast.docValidated.Load(), fast.docDeclined.Load()
+	st := fast.judge.Stats()
+	judged, declined := st.DocJudged, st.DocDeclined
 	t.Logf("the document validator judged %d failing values and left %d to jsonschema/v6", judged, declined)
 	if judged < 1000 || declined*100 > judged {
 		t.Errorf("the document validator judged %d failing values and left %d to jsonschema/v6: it does not carry the error path", judged, declined)
@@ -191,11 +192,12 @@ func otherTypes(v any) []any {
 }
 
 // TestKnownMembersHideNoNearMiss pins what the fast path's "every member
-// known" answer (KnownChecker) lets the engine skip: the near-miss walk.
+// known" answer (wire.Codec.CheckAt) lets the engine skip: the near-miss walk.
 // Every fixture's first lines, with each member renamed to a near miss of
 // itself, get the same near-miss warnings from the fast path as from the
 // general validator, which always walks.
 func TestKnownMembersHideNoNearMiss(t *testing.T) {
+	skipDifferentialIfShort(t)
 	general := testEngine(t)
 	fast, err := New(Options{Fast: typed.Checker{}})
 	if err != nil {
@@ -294,67 +296,7 @@ func TestNearMissesInKeyOrder(t *testing.T) {
 	}
 }
 
-// knownOnly and decoderOnly are the fast path seen through the narrower
-// interfaces a third-party fast checker may implement.
-type knownOnly struct{ c typed.Checker }
-
-func (k knownOnly) Check(id, ptr string, line []byte) bool { return k.c.Check(id, ptr, line) }
-func (k knownOnly) CheckKnown(id, ptr string, line []byte) (bool, bool) {
-	return k.c.CheckKnown(id, ptr, line)
-}
-
-type decoderOnly struct{ knownOnly }
-
-func (k decoderOnly) CheckKnownDecoder(d *wire.Decoder, id, ptr string) (bool, bool) {
-	return k.c.CheckKnownDecoder(d, id, ptr)
-}
-
-// TestFastCheckerInterfaces pins that the engine's verdicts do not depend
-// on how it asks the fast path: by line (KnownChecker), over its reused
-// decoder (DecoderChecker), or through the codec it keeps per schema
-// (CodecChecker, which typed.Checker is). Every fixture gives the same
-// findings all three ways.
-func TestFastCheckerInterfaces(t *testing.T) {
-	var _ CodecChecker = typed.Checker{}
-	fasts := map[string]FastChecker{"codec": typed.Checker{}, "decoder": decoderOnly{}, "known": knownOnly{}}
-	engines := map[string]*Engine{}
-	for name, f := range fasts {
-		e, err := New(Options{Fast: f})
-		if err != nil {
-			t.Fatal(err)
-		}
-		engines[name] = e
-	}
-	if _, ok := fasts["decoder"].(CodecChecker); ok {
-		t.Fatal("decoderOnly is a CodecChecker: the test would not reach the DecoderChecker path")
-	}
-	findings := 0
-	for _, p := range traceFiles(t, fixturesDir) {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := map[string][]Finding{}
-		for name, e := range engines {
-			var out []Finding
-			if _, err := e.Check(context.Background(), p, bytes.NewReader(data), FileOptions{}, func(f Finding) { out = append(out, f) }); err != nil {
-				t.Fatalf("%s: %s: %v", p, name, err)
-			}
-			got[name] = out
-		}
-		findings += len(got["codec"])
-		for _, name := range []string{"decoder", "known"} {
-			if d := cmp.Diff(got["codec"], got[name]); d != "" {
-				t.Errorf("%s: %s differs from codec (-codec +%s):\n%s", p, name, name, d)
-			}
-		}
-	}
-	if findings < 100 {
-		t.Fatalf("only %d findings over the fixtures: they do not exercise the error path", findings)
-	}
-}
-
-// TestMemoAgrees holds the engine's memo of explanations (explain.Memo)
+// TestMemoAgrees holds the engine's memo of explanations (docvalid.Memo)
 // to jsonschema/v6: every fixture's first lines with each string value
 // changed in turn, and their one-member mutations as they are and with
 // all their strings changed, so that many values share a skeleton and
@@ -363,6 +305,7 @@ func TestFastCheckerInterfaces(t *testing.T) {
 // what v6 alone reports, finding for finding, and the memo must have
 // answered for many of them.
 func TestMemoAgrees(t *testing.T) {
+	skipDifferentialIfShort(t)
 	oracle, fast := memoEngines(t, 0)
 	lines := 0
 	for _, p := range traceFiles(t, fixturesDir) {
@@ -388,7 +331,7 @@ func TestMemoAgrees(t *testing.T) {
 			t.Errorf("%s restrung: the memo changes the findings (-v6 +memo):\n%s", p, d)
 		}
 	}
-	hits := fast.memo.Hits()
+	hits := fast.judge.Stats().MemoHits
 	t.Logf("%d lines; the memo answered for %d values", lines, hits)
 	if hits < 500 {
 		t.Errorf("the memo answered for only %d values of %d lines: the test does not exercise it", hits, lines)
@@ -404,7 +347,7 @@ func memoEngines(t *testing.T, workers int) (oracle, fast *Engine) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	oracle.oracle = true
+	oracle.setJudge(judge.Options{Oracle: true})
 	fast, err = New(Options{Fast: typed.Checker{}, Workers: workers})
 	if err != nil {
 		t.Fatal(err)
@@ -529,7 +472,7 @@ func TestMemoBounds(t *testing.T) {
 	}
 	// Two passes of n lines, every line failing: most are answered
 	// from the memo, though no two of them hold the same numbers and ids.
-	if hits := fast.memo.Hits(); hits < n {
+	if hits := fast.judge.Stats().MemoHits; hits < n {
 		t.Errorf("the memo answered for %d values of %d lines", hits, 2*n)
 	}
 }
@@ -565,7 +508,19 @@ func TestMemoSkips(t *testing.T) {
 	if deviations == 0 || len(want) < 200 {
 		t.Fatalf("%d findings, %d of them deviations: the lines do not exercise the dropped findings", len(want), deviations)
 	}
-	if hits := fast.memo.Hits(); hits < 100 {
+	if hits := fast.judge.Stats().MemoHits; hits < 100 {
 		t.Errorf("the memo answered for %d values of 200 lines", hits)
+	}
+}
+
+// skipDifferentialIfShort skips, with -short, a test that compares the
+// judge's strategies over every fixture and its mutations: it runs one
+// check after another, so the race detector (make test-race runs -short)
+// learns nothing from it that the golden tests on the worker pipeline do
+// not show, at many times their cost.
+func skipDifferentialIfShort(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: the differential test over every fixture runs in make test")
 	}
 }

@@ -215,7 +215,7 @@ func TestFormats(t *testing.T) {
 
 func TestSeek(t *testing.T) {
 	doc := ` {"a":{"b/c":[10,{"d~e":"x"}]},"z":1, "s" : "t"}`
-	for ptr, want := range map[string]string{"": doc[1:], "/a/b~1c/1/d~0e": `"x"`, "/a/b~1c/0": `10`, "/z": `1`, "/s": `"t"`, "/nope": "", "/a/b~1c/2": "", "/a/b~1c/01": "", "/a/b~1c/-1": "", "/z/x": "", "/a/b~1c/1/d~e": `"x"`} {
+	for ptr, want := range map[string]string{"": doc[1:], "/a/b~1c/1/d~0e": `"x"`, "/a/b~1c/0": `10`, "/z": `1`, "/s": `"t"`, "/nope": "", "/a/b~1c/2": "", "/a/b~1c/01": "", "/a/b~1c/-1": "", "/z/x": ""} {
 		// Reading its way, and told where values are by a parse of the
 		// same bytes (a Finder): the same answers.
 		var a jsonscan.Arena
@@ -254,6 +254,17 @@ func TestSeek(t *testing.T) {
 		}
 		if raw, err := d.Raw(); err != nil || string(raw) != want {
 			t.Errorf("%q: %s, %v; want %s", ptr, raw, err, want)
+		}
+	}
+}
+
+// A "~" in a pointer is "~0" or "~1" (RFC 6901): any other is no pointer,
+// and Seek says so rather than read the token as it stands.
+func TestSeekBadEscape(t *testing.T) {
+	for _, ptr := range []string{"/d~e", "/d~", "/a/~2"} {
+		d := wire.NewDecoder([]byte(`{"d~e":1,"d~":2,"a":{"~2":3}}`))
+		if ok, err := d.Seek(ptr); ok || err == nil {
+			t.Errorf("Seek(%q) = %v, %v; want an error", ptr, ok, err)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentproto/agentproto/internal/suggest"
+	"github.com/agentproto/agentproto/pkg/jsonpointer"
 )
 
 // Code classifies an Error.
@@ -107,17 +108,9 @@ func Blame(err error, from, to string) error {
 	return err
 }
 
-// EscapePointer escapes a member name for use as a JSON pointer token.
-func EscapePointer(s string) string {
-	plain := true
-	for i := 0; i < len(s) && plain; i++ {
-		plain = s[i] != '~' && s[i] != '/'
-	}
-	if plain { // member names almost always are; Validate joins many
-		return s
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
-}
+// EscapePointer escapes a member name for use as a JSON pointer token
+// (jsonpointer.Escape).
+func EscapePointer(s string) string { return jsonpointer.Escape(s) }
 
 // RequiredError reports that the members named are absent from an object.
 func RequiredError(offset int, names ...string) error {
@@ -386,61 +379,24 @@ func (c *Checker) JoinIndex(pointer string, i int) string {
 	return JoinIndex(pointer, i)
 }
 
-// Join appends a JSON pointer token to a pointer.
-func Join(pointer, token string) string { return pointer + "/" + EscapePointer(token) }
+// Join appends a member name to a JSON pointer (jsonpointer.Join).
+func Join(pointer, token string) string { return jsonpointer.Join(pointer, token) }
 
-// JoinIndex appends an array index to a pointer.
-func JoinIndex(pointer string, i int) string { return pointer + "/" + itoa(i) }
+// JoinIndex appends an array index to a pointer (jsonpointer.JoinIndex).
+func JoinIndex(pointer string, i int) string { return jsonpointer.JoinIndex(pointer, i) }
 
-// UnescapePointer turns a JSON pointer token back into a member name.
-func UnescapePointer(tok string) string {
-	if strings.IndexByte(tok, '~') < 0 {
-		return tok
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-}
+// UnescapePointer turns a JSON pointer token back into a member name
+// (jsonpointer.Unescape).
+func UnescapePointer(tok string) string { return jsonpointer.Unescape(tok) }
 
 // WalkPointer calls step with each unescaped reference token of a JSON
-// pointer in turn, until step returns false, and reports whether it went
-// through them all. A pointer without escapes is walked without allocating,
-// and one that does not start with '/' stops at once; a pointer with
-// escapes is walked as SplitPointer splits it.
-func WalkPointer(ptr string, step func(tok string) bool) bool {
-	if strings.IndexByte(ptr, '~') >= 0 {
-		for _, tok := range SplitPointer(ptr) {
-			if !step(tok) {
-				return false
-			}
-		}
-		return true
-	}
-	for ptr != "" {
-		if ptr[0] != '/' {
-			return false
-		}
-		ptr = ptr[1:]
-		tok := ptr
-		if i := strings.IndexByte(ptr, '/'); i >= 0 {
-			tok, ptr = ptr[:i], ptr[i:]
-		} else {
-			ptr = ""
-		}
-		if !step(tok) {
-			return false
-		}
-	}
-	return true
-}
+// pointer in turn (jsonpointer.Walk).
+func WalkPointer(ptr string, step func(tok string) bool) bool { return jsonpointer.Walk(ptr, step) }
 
-// SplitPointer splits a JSON pointer into its unescaped tokens; "" and "/"
-// (the whole document) have none.
+// SplitPointer splits a JSON pointer into its unescaped tokens
+// (jsonpointer.Split): "" has none, "/" one, the empty member name; a
+// string that is not a pointer has none.
 func SplitPointer(p string) []string {
-	if p == "" || p == "/" {
-		return nil
-	}
-	toks := strings.Split(strings.TrimPrefix(p, "/"), "/")
-	for i, t := range toks {
-		toks[i] = UnescapePointer(t)
-	}
+	toks, _ := jsonpointer.Split(p)
 	return toks
 }

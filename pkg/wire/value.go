@@ -5,6 +5,8 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+
+	"github.com/agentproto/agentproto/pkg/jsonpointer"
 )
 
 // Decodable is a value a Decoder can fill. Every generated type is one.
@@ -390,6 +392,9 @@ func (d *Decoder) Seek(pointer string) (bool, error) {
 	}
 	if pointer[0] != '/' {
 		return false, d.errf("JSON pointer %q does not start with '/'", pointer)
+	}
+	if strings.IndexByte(pointer, '~') >= 0 && !jsonpointer.Valid(pointer) {
+		return false, d.errf("JSON pointer %q has a '~' that is neither ~0 nor ~1", pointer)
 	}
 	if f, ok := d.ends.(Finder); ok && d.pos == 0 {
 		// From the start of the input, the caller's parse (SetEnds)

@@ -7,16 +7,12 @@
 package explain
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"math/big"
-	"path"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -28,98 +24,6 @@ import (
 	"github.com/agentproto/agentproto/pkg/validate/finding"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
 )
-
-// Docs are the schema documents that findings name types from: each file's
-// root title and its parsed document, by $id. A document is read when a
-// failure first needs it: the file whose path is its $id past the
-// prefix, or, for an $id that names no such file, every file once. It is
-// safe for concurrent use.
-type Docs struct {
-	fsys   fs.FS
-	prefix string
-	mu     sync.Mutex
-	byID   map[string]*docFile // nil for an $id no file has
-	walked bool                // every file has been read
-}
-
-// docFile is a schema file as Docs keeps it.
-type docFile struct {
-	doc   any
-	title string
-}
-
-// NewDocs returns the documents of the schema files (*.json) of fsys, whose
-// $ids start with idPrefix; nothing is read until a failure is explained.
-func NewDocs(fsys fs.FS, idPrefix string) *Docs {
-	return &Docs{fsys: fsys, prefix: idPrefix, byID: map[string]*docFile{}}
-}
-
-// file returns the document whose $id is id, or nil.
-func (d *Docs) file(id string) *docFile {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if f, ok := d.byID[id]; ok {
-		return f
-	}
-	if p, ok := strings.CutPrefix(id, d.prefix); ok && fs.ValidPath(p) {
-		if got, f := d.read(p); f != nil && got == id {
-			d.byID[id] = f
-			return f
-		}
-	}
-	if !d.walked {
-		d.walked = true
-		_ = fs.WalkDir(d.fsys, ".", func(p string, e fs.DirEntry, err error) error {
-			if err != nil || e.IsDir() || path.Ext(p) != ".json" {
-				return nil
-			}
-			if got, f := d.read(p); f != nil {
-				if d.byID[got] == nil {
-					d.byID[got] = f
-				}
-			}
-			return nil
-		})
-	}
-	f := d.byID[id]
-	d.byID[id] = f // remembered, found or not
-	return f
-}
-
-// read parses the schema file at p and returns its $id (the prefix and p
-// when it names none) and the file; nil when it is not a JSON object.
-func (d *Docs) read(p string) (string, *docFile) {
-	b, err := fs.ReadFile(d.fsys, p)
-	if err != nil {
-		return "", nil
-	}
-	var doc map[string]any
-	if json.Unmarshal(b, &doc) != nil {
-		return "", nil
-	}
-	id, _ := doc["$id"].(string)
-	if id == "" {
-		id = d.prefix + p
-	}
-	title, _ := doc["title"].(string)
-	return id, &docFile{doc: doc, title: title}
-}
-
-// doc returns the document whose $id is id, or nil.
-func (d *Docs) doc(id string) any {
-	if f := d.file(id); f != nil {
-		return f.doc
-	}
-	return nil
-}
-
-// title returns the root title of the document whose $id is id, or "".
-func (d *Docs) title(id string) string {
-	if f := d.file(id); f != nil {
-		return f.title
-	}
-	return ""
-}
 
 // Explainer explains the schema failures of one protocol's messages. It is
 // safe for concurrent use.
@@ -155,40 +59,37 @@ func (e *Explainer) Explain(ck protocol.Check, err error, line int) []finding.Fi
 // explainTree explains an error tree of the check's value, which at
 // gives the parts of.
 func (e *Explainer) explainTree(ck protocol.Check, verr *jsonschema.ValidationError, line int, at func(loc []string) any) []finding.Finding {
-	return e.explainTreeContent(ck, verr, line, at, nil)
-}
-
-// explainTreeContent is explainTree telling content of the values whose
-// contents a sentence quotes (see explainer.content).
-func (e *Explainer) explainTreeContent(ck protocol.Check, verr *jsonschema.ValidationError, line int, at func(loc []string) any, content func(loc []string)) []finding.Finding {
 	var out []finding.Finding
-	for _, is := range e.issues(verr, at, content) {
-		if ck.Skip != nil && ck.Skip(is.loc) {
+	for _, is := range e.Causes(verr, at, nil) {
+		if ck.Skip != nil && ck.Skip(is.Loc) {
 			continue
 		}
-		out = append(out, is.finding(ck, line))
+		out = append(out, is.Finding(ck, line))
 	}
 	return out
 }
 
-// issues is the leaf causes of verr, every one (ck.Skip is the caller's
-// to apply), content told as in explainTreeContent.
-func (e *Explainer) issues(verr *jsonschema.ValidationError, at func(loc []string) any, content func(loc []string)) []issue {
+// Causes is the leaf causes of verr, every one (ck.Skip is the caller's
+// to apply), each explained; at gives the value at a location of the
+// value validated. content, if set, is told of every value whose
+// contents (not only its shape) a sentence quotes beyond the failed
+// keywords' own, so that a cache of explanations knows what they read.
+func (e *Explainer) Causes(verr *jsonschema.ValidationError, at func(loc []string) any, content func(loc []string)) []Cause {
 	x := newExplainer(e.proto, e.docs)
 	x.content = content
 	return x.explain(verr, at)
 }
 
-// finding is the issue as a finding of ck's value, on line.
-func (is issue) finding(ck protocol.Check, line int) finding.Finding {
-	loc := append(append([]string(nil), ck.Loc...), is.loc...)
-	return finding.Finding{Line: line, Severity: finding.Error, Rule: finding.RuleSchema, Pointer: protocol.Pointer(loc), Message: is.msg}
+// Finding is the cause as a finding of ck's value, on line.
+func (is Cause) Finding(ck protocol.Check, line int) finding.Finding {
+	loc := append(append([]string(nil), ck.Loc...), is.Loc...)
+	return finding.Finding{Line: line, Severity: finding.Error, Rule: finding.RuleSchema, Pointer: protocol.Pointer(loc), Message: is.Msg}
 }
 
-// issue is one leaf cause of a schema failure, explained.
-type issue struct {
-	loc []string // instance location, relative to the value validated
-	msg string
+// Cause is one leaf cause of a schema failure, explained.
+type Cause struct {
+	Loc []string // instance location, relative to the value validated
+	Msg string   // the sentence
 }
 
 // explainer turns a jsonschema error tree into one sentence per leaf cause.
@@ -198,7 +99,7 @@ type explainer struct {
 	printer *xmessage.Printer // made when a kind without its own sentence first needs it
 	// content, when set, is told of every value whose contents (not only
 	// its shape) a sentence quotes beyond the failed keywords' own (see
-	// Memo).
+	// Causes).
 	content func(loc []string)
 }
 
@@ -218,23 +119,23 @@ func (x *explainer) schemaAt(schemaURL string) map[string]any {
 }
 
 // explain returns the leaf causes of err, deduplicated, in a stable order.
-func (x *explainer) explain(err *jsonschema.ValidationError, at func([]string) any) []issue {
+func (x *explainer) explain(err *jsonschema.ValidationError, at func([]string) any) []Cause {
 	out := x.collect(err, at)
 	seen := make(map[string]bool, len(out))
 	uniq := out[:0]
 	for _, is := range out {
-		key := protocol.Pointer(is.loc) + "\x00" + is.msg
+		key := protocol.Pointer(is.Loc) + "\x00" + is.Msg
 		if seen[key] {
 			continue
 		}
 		seen[key] = true
 		uniq = append(uniq, is)
 	}
-	sort.SliceStable(uniq, func(i, j int) bool { return protocol.Pointer(uniq[i].loc) < protocol.Pointer(uniq[j].loc) })
+	sort.SliceStable(uniq, func(i, j int) bool { return protocol.Pointer(uniq[i].Loc) < protocol.Pointer(uniq[j].Loc) })
 	return uniq
 }
 
-func (x *explainer) collect(e *jsonschema.ValidationError, at func([]string) any) []issue {
+func (x *explainer) collect(e *jsonschema.ValidationError, at func([]string) any) []Cause {
 	switch k := e.ErrorKind.(type) {
 	case *kind.OneOf:
 		if len(k.Subschemas) >= 2 {
@@ -242,10 +143,10 @@ func (x *explainer) collect(e *jsonschema.ValidationError, at func([]string) any
 				_, res := o["result"]
 				_, er := o["error"]
 				if res && er {
-					return []issue{{e.InstanceLocation, fmt.Sprintf("has both \"result\" and \"error\": a JSON-RPC response carries exactly one of them, the result of a request that succeeded or the error of one that failed (%s)", x.where(e.SchemaURL))}}
+					return []Cause{{e.InstanceLocation, fmt.Sprintf("has both \"result\" and \"error\": a JSON-RPC response carries exactly one of them, the result of a request that succeeded or the error of one that failed (%s)", x.where(e.SchemaURL))}}
 				}
 			}
-			return []issue{{e.InstanceLocation, fmt.Sprintf("matches more than one alternative of %s (numbers %d and %d); it must match exactly one (%s)", x.name(e.SchemaURL), k.Subschemas[0], k.Subschemas[1], x.where(e.SchemaURL))}}
+			return []Cause{{e.InstanceLocation, fmt.Sprintf("matches more than one alternative of %s (numbers %d and %d); it must match exactly one (%s)", x.name(e.SchemaURL), k.Subschemas[0], k.Subschemas[1], x.where(e.SchemaURL))}}
 		}
 		return x.union(e, at)
 	case *kind.AnyOf:
@@ -255,12 +156,12 @@ func (x *explainer) collect(e *jsonschema.ValidationError, at func([]string) any
 		out := x.leaf(e, at)
 		if cond := x.condition(e, at); cond != "" {
 			for i := range out {
-				out[i].msg = withCondition(out[i].msg, cond)
+				out[i].Msg = withCondition(out[i].Msg, cond)
 			}
 		}
 		return out
 	}
-	var out []issue
+	var out []Cause
 	for _, c := range e.Causes {
 		out = append(out, x.collect(c, at)...)
 	}
@@ -273,12 +174,12 @@ func (x *explainer) collect(e *jsonschema.ValidationError, at func([]string) any
 // of the line.
 type branch struct {
 	cause  *jsonschema.ValidationError
-	issues []issue
+	issues []Cause
 	made   bool
 	leaves []*jsonschema.ValidationError
 }
 
-func (x *explainer) issuesOf(b *branch, at func([]string) any) []issue {
+func (x *explainer) issuesOf(b *branch, at func([]string) any) []Cause {
 	if !b.made {
 		b.issues, b.made = x.collect(b.cause, at), true
 	}
@@ -299,10 +200,10 @@ func leaves(e *jsonschema.ValidationError, out []*jsonschema.ValidationError) []
 // union whose tag matches one alternative is explained by that alternative
 // alone; a tag matching none gives one finding listing the allowed tags;
 // otherwise the alternative that came closest explains the failure.
-func (x *explainer) union(e *jsonschema.ValidationError, at func([]string) any) []issue {
+func (x *explainer) union(e *jsonschema.ValidationError, at func([]string) any) []Cause {
 	loc := e.InstanceLocation
 	if len(e.Causes) == 0 {
-		return []issue{{loc, fmt.Sprintf("matches none of the alternatives of %s", x.where(e.SchemaURL))}}
+		return []Cause{{loc, fmt.Sprintf("matches none of the alternatives of %s", x.where(e.SchemaURL))}}
 	}
 	bs := make([]branch, len(e.Causes))
 	for i, c := range e.Causes {
@@ -328,7 +229,7 @@ func (x *explainer) union(e *jsonschema.ValidationError, at func([]string) any) 
 			}
 		}
 		tloc := append(append([]string(nil), loc...), tag)
-		return []issue{{tloc, fmt.Sprintf("%s is not one of %s%s (%s)", protocol.Display(got), strings.Join(want, ", "), didYouMean(got, want), x.where(e.SchemaURL))}}
+		return []Cause{{tloc, fmt.Sprintf("%s is not one of %s%s (%s)", protocol.Display(got), strings.Join(want, ", "), didYouMean(got, want), x.where(e.SchemaURL))}}
 	}
 	plausible := plausibleOf(tagFails, selfFail)
 	if len(plausible) == 0 {
@@ -372,11 +273,11 @@ func (x *explainer) union(e *jsonschema.ValidationError, at func([]string) any) 
 				msg += " (or a " + strings.Join(types, " or ") + ")"
 			}
 			msg += didYouMean(got, values)
-			return []issue{{loc, fmt.Sprintf("%s (%s)", msg, x.where(e.SchemaURL))}}
+			return []Cause{{loc, fmt.Sprintf("%s (%s)", msg, x.where(e.SchemaURL))}}
 		case all && len(types) > 0 && gotType == "number" && contains(types, "integer"):
-			return []issue{{loc, fmt.Sprintf("wrong type: got %s, a number with a fraction or an exponent; want %s (%s)", protocol.Display(at(loc)), listOr(types), x.where(e.SchemaURL))}}
+			return []Cause{{loc, fmt.Sprintf("wrong type: got %s, a number with a fraction or an exponent; want %s (%s)", protocol.Display(at(loc)), listOr(types), x.where(e.SchemaURL))}}
 		case all && len(types) > 0:
-			return []issue{{loc, fmt.Sprintf("wrong type: got %s, want %s (%s)", gotType, listOr(types), x.where(e.SchemaURL))}}
+			return []Cause{{loc, fmt.Sprintf("wrong type: got %s, want %s (%s)", gotType, listOr(types), x.where(e.SchemaURL))}}
 		}
 		for i := range bs {
 			plausible = append(plausible, i)
@@ -398,11 +299,11 @@ func (x *explainer) union(e *jsonschema.ValidationError, at func([]string) any) 
 }
 
 // shallowest is the depth of the shallowest of issues.
-func shallowest(issues []issue) int {
+func shallowest(issues []Cause) int {
 	d := -1
 	for _, is := range issues {
-		if d < 0 || len(is.loc) < d {
-			d = len(is.loc)
+		if d < 0 || len(is.Loc) < d {
+			d = len(is.Loc)
 		}
 	}
 	return d
@@ -506,12 +407,13 @@ func tagged(tagFails []map[string]*jsonschema.ValidationError, fails map[string]
 	return found, found >= 0
 }
 
-// explained lists the failed alternatives of a union at loc (causes, one
-// per alternative) whose issues union reads to explain it: none when the
-// tag matches no alternative or every alternative rejects the value
-// itself, else those in the running, else all. union reads nothing else
-// of the others below loc's members.
-func explained(causes []*jsonschema.ValidationError, loc []string) []int {
+// Alternatives lists the failed alternatives of a union at loc (causes,
+// one per alternative) whose causes the explanation of the union reads:
+// none when the tag matches no alternative or every alternative rejects
+// the value itself, else those in the running, else all. Nothing else of
+// the others below loc's members is read, so a validator need not build
+// their failures in full.
+func Alternatives(causes []*jsonschema.ValidationError, loc []string) []int {
 	if len(causes) == 0 {
 		return nil
 	}
@@ -571,26 +473,26 @@ func appendUniq(list []string, s string) []string {
 	return append(list, s)
 }
 
-// leaf explains one failed keyword: one issue, or one per missing field.
-func (x *explainer) leaf(e *jsonschema.ValidationError, at func([]string) any) []issue {
+// leaf explains one failed keyword: one Cause, or one per missing field.
+func (x *explainer) leaf(e *jsonschema.ValidationError, at func([]string) any) []Cause {
 	loc := e.InstanceLocation
 	if k, ok := e.ErrorKind.(*kind.Required); ok {
 		obj, _ := at(loc).(map[string]any)
-		out := make([]issue, 0, len(k.Missing))
+		out := make([]Cause, 0, len(k.Missing))
 		for _, m := range k.Missing {
 			s := fmt.Sprintf("missing required field %q", m)
 			if near := suggest.NearKey(m, obj); near != "" {
 				s += fmt.Sprintf("; found %q: did you mean %q?", near, m)
 			}
 			// The pointer is the object that lacks the field.
-			out = append(out, issue{loc, s + " (" + x.where(e.SchemaURL) + ")"})
+			out = append(out, Cause{loc, s + " (" + x.where(e.SchemaURL) + ")"})
 		}
 		return out
 	}
-	return []issue{x.leafOne(e, at)}
+	return []Cause{x.leafOne(e, at)}
 }
 
-func (x *explainer) leafOne(e *jsonschema.ValidationError, at func([]string) any) issue {
+func (x *explainer) leafOne(e *jsonschema.ValidationError, at func([]string) any) Cause {
 	loc := e.InstanceLocation
 	where := x.where(e.SchemaURL)
 	switch k := e.ErrorKind.(type) {
@@ -598,19 +500,19 @@ func (x *explainer) leafOne(e *jsonschema.ValidationError, at func([]string) any
 		if k.Got == "number" && contains(k.Want, "integer") {
 			// 4.5 where an integer is allowed: "got number, want
 			// integer" reads as a contradiction.
-			return issue{loc, fmt.Sprintf("wrong type: got %s, a number with a fraction or an exponent; want %s (%s)", protocol.Display(at(loc)), listOr(k.Want), where)}
+			return Cause{loc, fmt.Sprintf("wrong type: got %s, a number with a fraction or an exponent; want %s (%s)", protocol.Display(at(loc)), listOr(k.Want), where)}
 		}
-		return issue{loc, fmt.Sprintf("wrong type: got %s, want %s (%s)", k.Got, listOr(k.Want), where)}
+		return Cause{loc, fmt.Sprintf("wrong type: got %s, want %s (%s)", k.Got, listOr(k.Want), where)}
 	case *kind.Enum:
 		var want []string
 		for _, w := range k.Want {
 			want = append(want, bare(w))
 		}
-		return issue{loc, fmt.Sprintf("%s is not one of %s%s (%s)", protocol.Display(k.Got), strings.Join(want, ", "), didYouMean(k.Got, want), where)}
+		return Cause{loc, fmt.Sprintf("%s is not one of %s%s (%s)", protocol.Display(k.Got), strings.Join(want, ", "), didYouMean(k.Got, want), where)}
 	case *kind.Format:
-		return issue{loc, fmt.Sprintf("%s is not %s (%s)", protocol.Display(k.Got), formatHint(k.Want), where)}
+		return Cause{loc, fmt.Sprintf("%s is not %s (%s)", protocol.Display(k.Got), formatHint(k.Want), where)}
 	case *kind.Const:
-		return issue{loc, fmt.Sprintf("%s must be %s (%s)", protocol.Display(k.Got), protocol.Display(k.Want), where)}
+		return Cause{loc, fmt.Sprintf("%s must be %s (%s)", protocol.Display(k.Got), protocol.Display(k.Want), where)}
 	case *kind.AdditionalProperties:
 		var names []string
 		for _, p := range k.Properties {
@@ -620,7 +522,7 @@ func (x *explainer) leafOne(e *jsonschema.ValidationError, at func([]string) any
 		if len(names) > 1 {
 			noun = "fields"
 		}
-		return issue{loc, fmt.Sprintf("unknown %s %s: this object is closed (%s)", noun, strings.Join(names, ", "), where)}
+		return Cause{loc, fmt.Sprintf("unknown %s %s: this object is closed (%s)", noun, strings.Join(names, ", "), where)}
 	case *kind.Not:
 		sub, _ := x.schemaAt(e.SchemaURL)["not"].(map[string]any)
 		desc, _ := sub["description"].(string)
@@ -636,37 +538,37 @@ func (x *explainer) leafOne(e *jsonschema.ValidationError, at func([]string) any
 			if desc != "" {
 				msg += ": " + strings.TrimSuffix(desc, ".")
 			}
-			return issue{loc, msg + " (" + where + ")"}
+			return Cause{loc, msg + " (" + where + ")"}
 		}
 		if desc != "" {
-			return issue{loc, fmt.Sprintf("not allowed: %s (%s)", strings.TrimSuffix(desc, "."), where)}
+			return Cause{loc, fmt.Sprintf("not allowed: %s (%s)", strings.TrimSuffix(desc, "."), where)}
 		}
-		return issue{loc, fmt.Sprintf("the value matches a shape that is not allowed here (%s)", where)}
+		return Cause{loc, fmt.Sprintf("the value matches a shape that is not allowed here (%s)", where)}
 	case *kind.FalseSchema:
-		return issue{loc, fmt.Sprintf("no value is allowed here (%s)", where)}
+		return Cause{loc, fmt.Sprintf("no value is allowed here (%s)", where)}
 	case *kind.Minimum:
-		return issue{loc, fmt.Sprintf("%s is below the minimum %s (%s)", rat(k.Got), rat(k.Want), where)}
+		return Cause{loc, fmt.Sprintf("%s is below the minimum %s (%s)", rat(k.Got), rat(k.Want), where)}
 	case *kind.Maximum:
-		return issue{loc, fmt.Sprintf("%s is above the maximum %s (%s)", rat(k.Got), rat(k.Want), where)}
+		return Cause{loc, fmt.Sprintf("%s is above the maximum %s (%s)", rat(k.Got), rat(k.Want), where)}
 	case *kind.ExclusiveMinimum:
-		return issue{loc, fmt.Sprintf("%s must be greater than %s (%s)", rat(k.Got), rat(k.Want), where)}
+		return Cause{loc, fmt.Sprintf("%s must be greater than %s (%s)", rat(k.Got), rat(k.Want), where)}
 	case *kind.ExclusiveMaximum:
-		return issue{loc, fmt.Sprintf("%s must be less than %s (%s)", rat(k.Got), rat(k.Want), where)}
+		return Cause{loc, fmt.Sprintf("%s must be less than %s (%s)", rat(k.Got), rat(k.Want), where)}
 	case *kind.MinLength:
-		return issue{loc, fmt.Sprintf("too short: %d characters, at least %d needed (%s)", k.Got, k.Want, where)}
+		return Cause{loc, fmt.Sprintf("too short: %d characters, at least %d needed (%s)", k.Got, k.Want, where)}
 	case *kind.MaxLength:
-		return issue{loc, fmt.Sprintf("too long: %d characters, at most %d allowed (%s)", k.Got, k.Want, where)}
+		return Cause{loc, fmt.Sprintf("too long: %d characters, at most %d allowed (%s)", k.Got, k.Want, where)}
 	case *kind.MinItems:
-		return issue{loc, fmt.Sprintf("too few items: %d, at least %d needed (%s)", k.Got, k.Want, where)}
+		return Cause{loc, fmt.Sprintf("too few items: %d, at least %d needed (%s)", k.Got, k.Want, where)}
 	case *kind.MaxItems:
-		return issue{loc, fmt.Sprintf("too many items: %d, at most %d allowed (%s)", k.Got, k.Want, where)}
+		return Cause{loc, fmt.Sprintf("too many items: %d, at most %d allowed (%s)", k.Got, k.Want, where)}
 	case *kind.Pattern:
-		return issue{loc, fmt.Sprintf("%s does not match the pattern %s (%s)", protocol.Display(k.Got), k.Want, where)}
+		return Cause{loc, fmt.Sprintf("%s does not match the pattern %s (%s)", protocol.Display(k.Got), k.Want, where)}
 	}
 	if x.printer == nil {
 		x.printer = xmessage.NewPrinter(language.English)
 	}
-	return issue{loc, fmt.Sprintf("%s (%s)", e.ErrorKind.LocalizedString(x.printer), where)}
+	return Cause{loc, fmt.Sprintf("%s (%s)", e.ErrorKind.LocalizedString(x.printer), where)}
 }
 
 // didYouMean is "; did you mean X?" when got is a string that misspells
@@ -873,8 +775,8 @@ func bare(v any) string {
 	return protocol.Display(v)
 }
 
-// ExplainDoc is Explain for err, the error tree ValidateDoc gave for node i
-// of d, which holds the check's value: the values the sentences quote are
+// ExplainDoc is Explain for err, an error tree of node i of d (as a
+// validator of parsed documents gives it), which holds the check's value: the values the sentences quote are
 // built from the document, only where a sentence needs one.
 func (e *Explainer) ExplainDoc(ck protocol.Check, err *jsonschema.ValidationError, d *jsonscan.Doc, i int, line int) []finding.Finding {
 	if err == nil {

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/agentproto/agentproto/internal/jsonscan"
+	"github.com/agentproto/agentproto/pkg/jsonpointer"
 )
 
 // Split is a schema divided at its members that are a bare $ref: Rest is
@@ -101,7 +102,7 @@ func (s *Schemas) SplitCheck(ck Check) []Check {
 		if !present {
 			continue
 		}
-		p := Check{Schema: sp.schemas[i], Loc: append(append([]string(nil), ck.Loc...), name), Ptr: base + "/" + jsonscan.EscapePointer(name), Value: v}
+		p := Check{Schema: sp.schemas[i], Loc: append(append([]string(nil), ck.Loc...), name), Ptr: base + "/" + jsonpointer.Escape(name), Value: v}
 		if skip := ck.Skip; skip != nil {
 			p.Skip = func(l []string) bool { return skip(append([]string{name}, l...)) }
 		}
@@ -153,7 +154,7 @@ func (s *Schemas) SplitCheckDoc(ck Check, d *jsonscan.Doc, i int) []Check {
 			continue
 		}
 		loc := append(append(make([]string, 0, len(ck.Loc)+1), ck.Loc...), name)
-		p := Check{Schema: sp.schemas[k], Loc: loc[:len(loc):len(loc)], Ptr: base + "/" + jsonscan.EscapePointer(name)}
+		p := Check{Schema: sp.schemas[k], Loc: loc[:len(loc):len(loc)], Ptr: base + "/" + jsonpointer.Escape(name)}
 		if skip := ck.Skip; skip != nil {
 			p.Skip = func(l []string) bool { return skip(append([]string{name}, l...)) }
 		}

@@ -5,25 +5,23 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
-	"github.com/agentproto/agentproto/internal/jsonscan"
+	"github.com/agentproto/agentproto/pkg/jsonpointer"
 	"github.com/agentproto/agentproto/pkg/wire"
 )
 
-// Pointer renders a location as a JSON pointer ("" for the whole value).
-func Pointer(loc []string) string {
-	var sb strings.Builder
-	for _, t := range loc {
-		sb.WriteByte('/')
-		sb.WriteString(jsonscan.EscapePointer(t))
-	}
-	return sb.String()
-}
+// Pointer renders a location as a JSON pointer ("" for the whole value);
+// see package jsonpointer.
+func Pointer(loc []string) string { return jsonpointer.Format(loc) }
 
-// SplitPointer splits a JSON pointer into its unescaped tokens.
-func SplitPointer(p string) []string { return wire.SplitPointer(p) }
+// SplitPointer splits a JSON pointer into its unescaped tokens: none for
+// "" or for a string that is not a pointer, one (the empty member name)
+// for "/"; see package jsonpointer.
+func SplitPointer(p string) []string {
+	toks, _ := jsonpointer.Split(p)
+	return toks
+}
 
 // Lookup follows loc into v; nil if it leads nowhere.
 func Lookup(v any, loc []string) any {
@@ -114,7 +112,7 @@ func Strings(v any, ptr string) []string {
 // At follows a JSON pointer into v; nil if it leads nowhere. Pointers
 // without escapes are followed without allocating.
 func At(v any, ptr string) any {
-	if !wire.WalkPointer(ptr, func(tok string) bool { v = child(v, tok); return v != nil }) {
+	if !jsonpointer.Walk(ptr, func(tok string) bool { v = child(v, tok); return v != nil }) {
 		return nil
 	}
 	return v

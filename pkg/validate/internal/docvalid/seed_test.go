@@ -1,4 +1,4 @@
-package explain
+package docvalid
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/agentproto/agentproto/internal/jsonscan"
+	"github.com/agentproto/agentproto/pkg/validate/explain"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
 )
 
@@ -19,7 +20,7 @@ import (
 func TestSeedStopsWhenItDoesNotPay(t *testing.T) {
 	sch := compileSchema(t, `{"type":"object","properties":{"n":{"type":"integer","maximum":9}},"additionalProperties":{"type":"string"}}`)
 	ck := protocol.Check{Loc: []string{"params"}}
-	x := New("test", nil)
+	x := explain.New("test", nil)
 	var a jsonscan.Arena
 	doc := func(s string) *jsonscan.Doc {
 		d, err := a.Parse([]byte(s), 64)

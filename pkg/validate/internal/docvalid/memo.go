@@ -1,4 +1,4 @@
-package explain
+package docvalid
 
 import (
 	"slices"
@@ -10,6 +10,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/agentproto/agentproto/internal/jsonscan"
+	"github.com/agentproto/agentproto/pkg/validate/explain"
 	"github.com/agentproto/agentproto/pkg/validate/finding"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
 	"github.com/agentproto/agentproto/schema/compile"
@@ -92,7 +93,7 @@ func NewMemo() *Memo { return &Memo{kept: map[place]*shelf{}} }
 //
 // sh, if not nil, keeps the skeletons of d's values between calls about
 // the same document (see Shapes).
-func (m *Memo) Check(x *Explainer, ck protocol.Check, sch *jsonschema.Schema, d *jsonscan.Doc, i int, sh *Shapes) (out *Outcome, ok bool) {
+func (m *Memo) Check(x *explain.Explainer, ck protocol.Check, sch *jsonschema.Schema, d *jsonscan.Doc, i int, sh *Shapes) (out *Outcome, ok bool) {
 	at := place{sch, ck.Pointer()}
 	skel, fits := sh.of(d, i)
 	if fits {
@@ -118,7 +119,7 @@ func (m *Memo) Check(x *Explainer, ck protocol.Check, sch *jsonschema.Schema, d 
 		// Every cause is kept, with its place in the value: ck.Skip,
 		// which may differ from one message to the next, is applied
 		// when the findings are given (AppendFindings).
-		issues := x.issues(verr,
+		issues := x.Causes(verr,
 			func(loc []string) any { return d.Value(resolve(loc)) },
 			func(loc []string) {
 				if n := resolve(loc); n >= 0 {
@@ -128,8 +129,8 @@ func (m *Memo) Check(x *Explainer, ck protocol.Check, sch *jsonschema.Schema, d 
 		o.Findings = make([]finding.Finding, len(issues))
 		o.locs = make([][]string, len(issues))
 		for k, is := range issues {
-			o.Findings[k] = is.finding(protocol.Check{Loc: ck.Loc, Ptr: ck.Ptr}, 0)
-			o.locs[k] = is.loc
+			o.Findings[k] = is.Finding(protocol.Check{Loc: ck.Loc, Ptr: ck.Ptr}, 0)
+			o.locs[k] = is.Loc
 		}
 	}
 	if !fits || len(o.Findings) > memoFindings {
@@ -192,7 +193,7 @@ func (m *Memo) Check(x *Explainer, ck protocol.Check, sch *jsonschema.Schema, d 
 // seeded with at ck's place against sch pay off (each answers for others
 // on average), or a few have been; otherwise it does nothing, so that a
 // place whose values never repeat costs little.
-func (m *Memo) Seed(x *Explainer, ck protocol.Check, sch *jsonschema.Schema, d *jsonscan.Doc, i int, sh *Shapes) {
+func (m *Memo) Seed(x *explain.Explainer, ck protocol.Check, sch *jsonschema.Schema, d *jsonscan.Doc, i int, sh *Shapes) {
 	at := place{sch, ck.Pointer()}
 	m.mu.RLock()
 	sf := m.kept[at]

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentproto/agentproto/pkg/jsonpointer"
 )
 
 func TestDocReads(t *testing.T) {
@@ -108,7 +110,7 @@ func FuzzDoc(f *testing.F) {
 			i := d.FindPath(loc)
 			ptr := ""
 			for _, tok := range loc {
-				ptr += "/" + EscapePointer(tok)
+				ptr += "/" + jsonpointer.Escape(tok)
 			}
 			if j := d.Find(ptr); j != i {
 				t.Fatalf("%q: Find(%q) = %d, FindPath = %d", in, ptr, j, i)

@@ -1,7 +1,7 @@
 // What a ValidateDoc run read of the document: string and number contents,
 // or only a test's answer (pattern, format, integer).
 
-package explain
+package docvalid
 
 import (
 	"math/big"

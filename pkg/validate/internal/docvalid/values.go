@@ -1,7 +1,7 @@
 // Comparing a document's value with a const or enum value, as v6 compares
 // them.
 
-package explain
+package docvalid
 
 import (
 	"encoding/json"

@@ -3,7 +3,7 @@
 // dependentSchemas, propertyNames, sizes, items, prefixItems and
 // uniqueItems.
 
-package explain
+package docvalid
 
 import (
 	"encoding/json"

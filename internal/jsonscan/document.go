@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentproto/agentproto/internal/strscan"
-	"github.com/agentproto/agentproto/pkg/wire"
+	"github.com/agentproto/agentproto/pkg/jsonpointer"
 )
 
 // A Doc is one parsed JSON value held as a flat list of nodes over the
@@ -646,7 +646,7 @@ func (d *Doc) Bool(i int) (v, ok bool) {
 // Pointers without escapes are followed without allocating.
 func (d *Doc) Find(ptr string) int {
 	i := d.Root()
-	if !wire.WalkPointer(ptr, func(tok string) bool { i = d.Child(i, tok); return i >= 0 }) {
+	if !jsonpointer.Walk(ptr, func(tok string) bool { i = d.Child(i, tok); return i >= 0 }) {
 		return -1
 	}
 	return i

@@ -1,7 +1,7 @@
 // How ValidateDoc builds its failures: leaves, nodes, the stand-ins for
 // failures no reader looks at, and the list one schema's failures collect in.
 
-package explain
+package docvalid
 
 import (
 	"github.com/santhosh-tekuri/jsonschema/v6"

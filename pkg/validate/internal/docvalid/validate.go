@@ -1,9 +1,9 @@
 // ValidateDoc, jsonschema/v6's validation read off a parsed document: the
 // validator's state and the walk over one schema's keywords (validate).
 // Its failures, reads, applicators, object and array keywords and value
-// comparisons are in the doc_*.go files beside this one.
+// comparisons are in the other files of this package.
 
-package explain
+package docvalid
 
 import (
 	"math/big"
@@ -178,71 +178,13 @@ func (v *docValidator) validate(s *jsonschema.Schema, i int, loc []string, vid i
 		v.unsupported = true
 		return failed
 	}
-	d := v.d
 	t := v.typeOf(i)
 	if t == 0 {
 		v.unsupported = true
 		return failed
 	}
-	if s.Types != nil && !s.Types.IsEmpty() {
-		tt := int(*s.Types)
-		matched := tt&t != 0
-		if !matched && tt&tInteger != 0 && t == tNumber {
-			matched = isInteger(v.d.Raw(i))
-			v.readAs(i, readInteger, matched)
-		}
-		if !matched {
-			if quiet || v.shallow >= 0 && len(loc) != v.shallow {
-				return v.standIn(quiet)
-			}
-			v.read(i) // a sentence may quote a number that is not an integer
-			return v.errorAt(s, loc, &kind.Type{Got: typeName(t), Want: s.Types.ToStrings()}, quiet)
-		}
-	}
-	if s.Const != nil {
-		if !v.equals(i, *s.Const) {
-			if quiet || !v.keepsConst(loc) {
-				return v.standIn(quiet)
-			}
-			v.readTree(i)
-			return v.errorAt(s, loc, &kind.Const{Got: d.Value(i), Want: *s.Const}, quiet)
-		}
-	}
-	if s.Enum != nil {
-		matched := false
-		for _, item := range s.Enum.Values {
-			if v.equals(i, item) {
-				matched = true
-				break
-			}
-		}
-		if !matched {
-			if quiet || !v.keepsConst(loc) {
-				return v.standIn(quiet)
-			}
-			v.readTree(i)
-			return v.errorAt(s, loc, &kind.Enum{Got: d.Value(i), Want: s.Enum.Values}, quiet)
-		}
-	}
-	if s.Format != nil {
-		var val any
-		if t == tString {
-			val, _ = d.String(i)
-		} else {
-			val = d.Value(i)
-			v.readTree(i)
-		}
-		err := s.Format.Validate(val)
-		if t == tString {
-			v.readFormat(i, s.Format, err == nil)
-		}
-		if err != nil {
-			if quiet || v.shallow >= 0 {
-				return v.standIn(quiet)
-			}
-			v.read(i) // the sentence quotes it
-			return v.errorAt(s, loc, &kind.Format{Got: val, Want: s.Format.Name, Err: err}, quiet)
-		}
+	if e, done := v.value(s, i, t, loc, quiet); done {
+		return e
 	}
 	el := v.list(s, loc, quiet)
 	defer v.release(el)
@@ -255,98 +197,16 @@ func (v *docValidator) validate(s *jsonschema.Schema, i int, loc []string, vid i
 	case tArray:
 		v.array(s, i, loc, vid, quiet, el)
 	case tString:
-		var str string
-		if s.MinLength != nil || s.MaxLength != nil || s.Pattern != nil {
-			str, _ = d.String(i)
-		}
-		strLen := -1
-		if s.MinLength != nil || s.MaxLength != nil {
-			strLen = utf8.RuneCountInString(str)
-			if lengthOK(s, strLen) {
-				// Only that the length is in bounds matters.
-				v.readTest(i, readLength, s)
-			} else {
-				v.read(i) // the sentence quotes the length
-			}
-		}
-		if s.MinLength != nil && strLen < *s.MinLength {
-			if !el.mark() {
-				el.addKind(&kind.MinLength{Got: strLen, Want: *s.MinLength})
-			}
-		}
-		if s.MaxLength != nil && strLen > *s.MaxLength {
-			if !el.mark() {
-				el.addKind(&kind.MaxLength{Got: strLen, Want: *s.MaxLength})
-			}
-		}
-		if s.Pattern != nil {
-			matched := s.Pattern.MatchString(str)
-			v.readPattern(i, s.Pattern, matched)
-			if !matched && !el.mark() {
-				v.read(i) // the sentence quotes it
-				el.addKind(&kind.Pattern{Got: str, Want: s.Pattern.String()})
-			}
-		}
+		v.stringKeywords(s, i, el)
 	case tNumber:
-		if s.Minimum != nil || s.Maximum != nil || s.ExclusiveMinimum != nil || s.ExclusiveMaximum != nil || s.MultipleOf != nil {
-			num := ratOf(d.Raw(i))
-			if num == nil {
-				// v6 compares a nil Rat and panics; leave it to v6.
-				v.unsupported = true
-				return failed
-			}
-			if boundsOK(s, num) {
-				// Only that the number is in bounds matters.
-				v.readTest(i, readBounds, s)
-			} else {
-				v.read(i) // the sentence quotes it
-			}
-			if s.Minimum != nil && num.Cmp(s.Minimum) < 0 {
-				if !el.mark() {
-					el.addKind(&kind.Minimum{Got: num, Want: s.Minimum})
-				}
-			}
-			if s.Maximum != nil && num.Cmp(s.Maximum) > 0 {
-				if !el.mark() {
-					el.addKind(&kind.Maximum{Got: num, Want: s.Maximum})
-				}
-			}
-			if s.ExclusiveMinimum != nil && num.Cmp(s.ExclusiveMinimum) <= 0 {
-				if !el.mark() {
-					el.addKind(&kind.ExclusiveMinimum{Got: num, Want: s.ExclusiveMinimum})
-				}
-			}
-			if s.ExclusiveMaximum != nil && num.Cmp(s.ExclusiveMaximum) >= 0 {
-				if !el.mark() {
-					el.addKind(&kind.ExclusiveMaximum{Got: num, Want: s.ExclusiveMaximum})
-				}
-			}
-			if s.MultipleOf != nil {
-				if q := new(big.Rat).Quo(num, s.MultipleOf); !q.IsInt() {
-					if !el.mark() {
-						el.addKind(&kind.MultipleOf{Got: num, Want: s.MultipleOf})
-					}
-				}
-			}
+		if !v.numberKeywords(s, i, el) {
+			return failed
 		}
 	}
 	if len(el.errs) == 0 || !quiet {
 		v.cond(s, i, loc, vid, quiet, el)
-		for _, ext := range s.Extensions {
-			if !compile.IsIntegerLiteralExt(ext) {
-				v.unsupported = true
-				return failed
-			}
-			if t != tNumber {
-				continue
-			}
-			raw := d.Raw(i)
-			lit := compile.IsIntegerLiteral(string(raw))
-			v.readAs(i, readLiteral, lit)
-			if !lit && !el.mark() {
-				v.read(i) // the sentence quotes it
-				el.addKind(&compile.NotIntegerLiteral{Literal: string(raw)})
-			}
+		if !v.extensions(s, i, t, el) {
+			return failed
 		}
 	}
 	if v.unsupported {
@@ -365,4 +225,183 @@ func (v *docValidator) validate(s *jsonschema.Schema, i int, loc []string, vid i
 		return prunedLeaf
 	}
 	return v.nodeAt(s.Location, loc, &kind.Group{}, append([]*jsonschema.ValidationError(nil), el.errs...))
+}
+
+// value applies the keywords on the value as a whole (type, const, enum,
+// format) to node i, of type t; done is set when one failed, and e is the
+// failure.
+func (v *docValidator) value(s *jsonschema.Schema, i, t int, loc []string, quiet bool) (e *jsonschema.ValidationError, done bool) {
+	d := v.d
+	if s.Types != nil && !s.Types.IsEmpty() {
+		tt := int(*s.Types)
+		matched := tt&t != 0
+		if !matched && tt&tInteger != 0 && t == tNumber {
+			matched = isInteger(v.d.Raw(i))
+			v.readAs(i, readInteger, matched)
+		}
+		if !matched {
+			if quiet || v.shallow >= 0 && len(loc) != v.shallow {
+				return v.standIn(quiet), true
+			}
+			v.read(i) // a sentence may quote a number that is not an integer
+			return v.errorAt(s, loc, &kind.Type{Got: typeName(t), Want: s.Types.ToStrings()}, quiet), true
+		}
+	}
+	if s.Const != nil {
+		if !v.equals(i, *s.Const) {
+			if quiet || !v.keepsConst(loc) {
+				return v.standIn(quiet), true
+			}
+			v.readTree(i)
+			return v.errorAt(s, loc, &kind.Const{Got: d.Value(i), Want: *s.Const}, quiet), true
+		}
+	}
+	if s.Enum != nil && !v.inEnum(i, s.Enum.Values) {
+		if quiet || !v.keepsConst(loc) {
+			return v.standIn(quiet), true
+		}
+		v.readTree(i)
+		return v.errorAt(s, loc, &kind.Enum{Got: d.Value(i), Want: s.Enum.Values}, quiet), true
+	}
+	if s.Format != nil {
+		var val any
+		if t == tString {
+			val, _ = d.String(i)
+		} else {
+			val = d.Value(i)
+			v.readTree(i)
+		}
+		err := s.Format.Validate(val)
+		if t == tString {
+			v.readFormat(i, s.Format, err == nil)
+		}
+		if err != nil {
+			if quiet || v.shallow >= 0 {
+				return v.standIn(quiet), true
+			}
+			v.read(i) // the sentence quotes it
+			return v.errorAt(s, loc, &kind.Format{Got: val, Want: s.Format.Name, Err: err}, quiet), true
+		}
+	}
+	return nil, false
+}
+
+// inEnum reports whether node i equals one of values.
+func (v *docValidator) inEnum(i int, values []any) bool {
+	for _, item := range values {
+		if v.equals(i, item) {
+			return true
+		}
+	}
+	return false
+}
+
+// stringKeywords applies the string keywords (minLength, maxLength,
+// pattern) to node i, a string, adding their failures to el.
+func (v *docValidator) stringKeywords(s *jsonschema.Schema, i int, el *errList) {
+	var str string
+	if s.MinLength != nil || s.MaxLength != nil || s.Pattern != nil {
+		str, _ = v.d.String(i)
+	}
+	strLen := -1
+	if s.MinLength != nil || s.MaxLength != nil {
+		strLen = utf8.RuneCountInString(str)
+		if lengthOK(s, strLen) {
+			// Only that the length is in bounds matters.
+			v.readTest(i, readLength, s)
+		} else {
+			v.read(i) // the sentence quotes the length
+		}
+	}
+	if s.MinLength != nil && strLen < *s.MinLength {
+		if !el.mark() {
+			el.addKind(&kind.MinLength{Got: strLen, Want: *s.MinLength})
+		}
+	}
+	if s.MaxLength != nil && strLen > *s.MaxLength {
+		if !el.mark() {
+			el.addKind(&kind.MaxLength{Got: strLen, Want: *s.MaxLength})
+		}
+	}
+	if s.Pattern != nil {
+		matched := s.Pattern.MatchString(str)
+		v.readPattern(i, s.Pattern, matched)
+		if !matched && !el.mark() {
+			v.read(i) // the sentence quotes it
+			el.addKind(&kind.Pattern{Got: str, Want: s.Pattern.String()})
+		}
+	}
+}
+
+// numberKeywords applies the bounds and multipleOf to node i, a number,
+// adding their failures to el; false when the number is one v6 cannot
+// compare, which is left to it.
+func (v *docValidator) numberKeywords(s *jsonschema.Schema, i int, el *errList) bool {
+	if s.Minimum == nil && s.Maximum == nil && s.ExclusiveMinimum == nil && s.ExclusiveMaximum == nil && s.MultipleOf == nil {
+		return true
+	}
+	num := ratOf(v.d.Raw(i))
+	if num == nil {
+		// v6 compares a nil Rat and panics; leave it to v6.
+		v.unsupported = true
+		return false
+	}
+	if boundsOK(s, num) {
+		// Only that the number is in bounds matters.
+		v.readTest(i, readBounds, s)
+	} else {
+		v.read(i) // the sentence quotes it
+	}
+	if s.Minimum != nil && num.Cmp(s.Minimum) < 0 {
+		if !el.mark() {
+			el.addKind(&kind.Minimum{Got: num, Want: s.Minimum})
+		}
+	}
+	if s.Maximum != nil && num.Cmp(s.Maximum) > 0 {
+		if !el.mark() {
+			el.addKind(&kind.Maximum{Got: num, Want: s.Maximum})
+		}
+	}
+	if s.ExclusiveMinimum != nil && num.Cmp(s.ExclusiveMinimum) <= 0 {
+		if !el.mark() {
+			el.addKind(&kind.ExclusiveMinimum{Got: num, Want: s.ExclusiveMinimum})
+		}
+	}
+	if s.ExclusiveMaximum != nil && num.Cmp(s.ExclusiveMaximum) >= 0 {
+		if !el.mark() {
+			el.addKind(&kind.ExclusiveMaximum{Got: num, Want: s.ExclusiveMaximum})
+		}
+	}
+	if s.MultipleOf != nil {
+		if q := new(big.Rat).Quo(num, s.MultipleOf); !q.IsInt() {
+			if !el.mark() {
+				el.addKind(&kind.MultipleOf{Got: num, Want: s.MultipleOf})
+			}
+		}
+	}
+	return true
+}
+
+// extensions applies the vocabulary extensions to node i, of type t,
+// adding their failures to el; false when one is not
+// compile.IntegerLiteral, which the document validator does not
+// evaluate.
+func (v *docValidator) extensions(s *jsonschema.Schema, i, t int, el *errList) bool {
+	for _, ext := range s.Extensions {
+		if !compile.IsIntegerLiteralExt(ext) {
+			v.unsupported = true
+			return false
+		}
+		if t != tNumber {
+			continue
+		}
+		raw := v.d.Raw(i)
+		lit := compile.IsIntegerLiteral(string(raw))
+		v.readAs(i, readLiteral, lit)
+		if !lit && !el.mark() {
+			v.read(i) // the sentence quotes it
+			el.addKind(&compile.NotIntegerLiteral{Literal: string(raw)})
+		}
+	}
+	return true
 }

@@ -1,11 +1,13 @@
 // The applicators of ValidateDoc: a schema applied to the same value or to a
 // member, $ref, the unions (oneOf, anyOf) and cond (not, allOf, if/then/else).
 
-package explain
+package docvalid
 
 import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+
+	"github.com/agentproto/agentproto/pkg/validate/explain"
 )
 
 // self is v6's validateSelf: s applied to the same value.
@@ -39,7 +41,7 @@ func (v *docValidator) val(s *jsonschema.Schema, i int, loc []string, tok string
 // alternatives costs about what one alternative costs: first each
 // alternative's failures are built only down to the union's members (the
 // depth the explainer's choice among alternatives reads, see
-// Explainer.union), then the alternatives the explainer would explain
+// explain.Alternatives), then the alternatives the explainer would explain
 // (explained) are evaluated again in full. The failures of the others
 // below that depth are never read: they stand as placeholders.
 func (v *docValidator) union(alts []*jsonschema.Schema, one bool, i int, loc []string, vid int, quiet bool) (matched, second int, errs []*jsonschema.ValidationError) {
@@ -73,7 +75,7 @@ func (v *docValidator) union(alts []*jsonschema.Schema, one bool, i int, loc []s
 	if quiet || matched != -1 || v.unsupported || v.limit >= 0 && v.limit <= len(loc)+1 {
 		return matched, second, errs
 	}
-	for _, k := range explained(errs, loc) {
+	for _, k := range explain.Alternatives(errs, loc) {
 		errs[k] = v.self(alts[k], i, loc, vid, false)
 	}
 	return matched, second, errs

@@ -1,4 +1,4 @@
-package explain
+package docvalid
 
 import (
 	"math/big"
