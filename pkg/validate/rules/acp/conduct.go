@@ -134,7 +134,7 @@ func (s *state) conduct(m *protocol.Message, eff *method, req *request) {
 		s.terminalUsed(m, ef.Session, t)
 	}
 	if ef.Work && req != nil && ef.Session != "" {
-		s.workAfterCancel(m, ef.Session, "/method", "a "+eff.Method+" request")
+		s.workAfterCancel(m, ef.Session, "/method", eff.Method)
 	}
 	if t := ef.Terminal; t != nil && t.Kills != "" {
 		s.terminalKilled(m, ef.Session, t.Kills)
@@ -230,7 +230,7 @@ func (s *state) refusedMustAccept(m *protocol.Message, req *request) {
 // connection (effect SetUp): created, loaded or resumed here, not only
 // listed or never heard of.
 func (s *state) setUp(m *protocol.Message, p string) {
-	sid, ok := m.String(p)
+	sidBytes, ok := m.StringBytes(p)
 	if !ok {
 		return
 	}
@@ -238,7 +238,11 @@ func (s *state) setUp(m *protocol.Message, p string) {
 	if s.midSession || s.lossy || s.creating > 0 {
 		return
 	}
-	sess, known := s.sessions.Get(sid)
+	sess, known := s.sessions.GetBytes(sidBytes)
+	if known && (sess.setUp || sess.fresh) {
+		return // the common case, read without a copy
+	}
+	sid := string(sidBytes)
 	switch {
 	case !known && s.sessions.Forgotten(sid):
 		return
@@ -256,11 +260,11 @@ func (s *state) setUp(m *protocol.Message, p string) {
 // withinRoots checks that a path a request carries lies inside the roots
 // of its session (cwd and additional directories), where they are known.
 func (s *state) withinRoots(m *protocol.Message, sessionAt, p string) {
-	sid, ok := m.String(sessionAt)
+	sidBytes, ok := m.StringBytes(sessionAt)
 	if !ok {
 		return
 	}
-	sess, known := s.sessions.Get(sid)
+	sess, known := s.sessions.GetBytes(sidBytes)
 	if !known || len(sess.roots) == 0 {
 		return
 	}
@@ -275,7 +279,7 @@ func (s *state) withinRoots(m *protocol.Message, sessionAt, p string) {
 				return
 			}
 		}
-		m.Breach(reqRootBoundary, finding.Warning, RuleRoots, at(), "path %s is outside the roots of session %s (%s): the agent keeps its file-system operations inside the session's working directory and additional directories", protocol.Quote(clip(file)), protocol.Quote(clip(sid)), quoteList(sess.roots))
+		m.Breach(reqRootBoundary, finding.Warning, RuleRoots, at(), "path %s is outside the roots of session %s (%s): the agent keeps its file-system operations inside the session's working directory and additional directories", protocol.Quote(clip(file)), protocol.Quote(clip(string(sidBytes))), quoteList(sess.roots))
 	})
 }
 
@@ -300,46 +304,67 @@ const (
 // toolStatus follows the status of a tool call that a notification
 // creates or updates (the effect's Status): one reported done by a status
 // only a run reaches (Ran) was reported running before.
-func (s *state) toolStatus(m *protocol.Message, tc *registry.ACPToolCallEffect, sess *session, id string, created bool) {
+//
+// It reads the message in place and stores only a change of progress:
+// most updates of a tool call carry no status, or the one it had.
+func (s *state) toolStatus(m *protocol.Message, tc *registry.ACPToolCallEffect, sess *session, id []byte, key string, created bool) {
 	if tc.Status == "" || sess.toolCalls == nil {
 		return
 	}
-	st, has := m.String(tc.Status)
-	if !has && created {
-		st, has = tc.Default, tc.Default != ""
+	st, has := m.StringBytes(tc.Status)
+	if !has && created && tc.Default != "" {
+		st, has = []byte(tc.Default), true
 	}
 	if !has {
 		return
 	}
-	prev, _ := sess.toolCalls.Get(id)
+	prev, _ := sess.toolCalls.GetBytes(id)
+	next := prev
 	switch {
-	case st == tc.Running:
-		sess.toolCalls.Put(id, toolRunning)
-	case contains(tc.Ran, st):
+	case string(st) == tc.Running:
+		next = toolRunning
+	case ranStatus(tc.Ran, st):
 		s.exercise(reqReportInProgress)
 		if prev == toolPending && !created {
-			m.Breach(reqReportInProgress, finding.Warning, RuleToolProgress, tc.Status, "tool call %s is reported %s without having been reported %s: when the agent starts running a tool call it says so, so that the client can show it running", protocol.Quote(clip(id)), protocol.Quote(st), protocol.Quote(tc.Running))
+			m.Breach(reqReportInProgress, finding.Warning, RuleToolProgress, tc.Status, "tool call %s is reported %s without having been reported %s: when the agent starts running a tool call it says so, so that the client can show it running", protocol.Quote(clip(string(id))), protocol.Quote(string(st)), protocol.Quote(tc.Running))
 		}
-		sess.toolCalls.Put(id, toolSeen)
+		next = toolSeen
 	case created:
-		sess.toolCalls.Put(id, toolPending)
+		next = toolPending
+	}
+	if next != prev {
+		if key == "" {
+			key = string(id)
+		}
+		sess.toolCalls.Put(key, next)
 	}
 	if created {
 		s.workAfterCancel(m, "/params/sessionId", tc.Creates, "a new tool call")
 	}
 }
 
+// ranStatus reports whether st is one of the statuses only a run reaches.
+func ranStatus(ran []string, st []byte) bool {
+	for _, r := range ran {
+		if string(st) == r {
+			return true
+		}
+	}
+	return false
+}
+
 // workAfterCancel checks a request or tool call that starts work for the
 // session at sessionAt: none starts once the client cancelled its turn.
 func (s *state) workAfterCancel(m *protocol.Message, sessionAt, ptr, what string) {
-	sid, ok := m.String(sessionAt)
+	sid, ok := m.StringBytes(sessionAt)
 	if !ok {
 		return
 	}
-	ts := s.turns(sid)
-	if ts == nil {
-		return
+	sess, known := s.sessions.GetBytes(sid)
+	if !known || sess.turns == nil {
+		return // no turn, no reported work: nothing to cancel
 	}
+	ts := sess.turns
 	// A turn that a prompt's answer ends (v1), or work that the
 	// session's reported states follow (v2).
 	by := ""
@@ -357,6 +382,9 @@ func (s *state) workAfterCancel(m *protocol.Message, sessionAt, ptr, what string
 	}
 	s.exercise(reqCancelStopTools)
 	if by != "" {
+		if ptr == "/method" {
+			what = "a " + what + " request"
+		}
 		m.Breach(reqCancelStopTools, finding.Warning, RuleCancellation, ptr, "%s after the client cancelled the work (%s): on a cancel the agent stops the work's tool calls as soon as it can and starts no new ones", what, by)
 	}
 }
@@ -673,9 +701,8 @@ type configOffer struct {
 // terminalUsed checks that the terminals a message acts on or shows were
 // not released.
 func (s *state) terminalUsed(m *protocol.Message, sessionAt string, t *registry.ACPTerminal) {
-	sid, ok := m.String(sessionAt)
-	if !ok {
-		return
+	if s.ob.terminals == nil && s.ob.released == nil {
+		return // no terminal was created on the connection
 	}
 	for _, p := range [...]string{t.Uses, t.Embeds} {
 		if p == "" {
@@ -683,7 +710,14 @@ func (s *state) terminalUsed(m *protocol.Message, sessionAt string, t *registry.
 		}
 		eachString(m, p, func(id []byte, at func() string) {
 			s.exercise(reqTerminalReleased)
-			if line, gone := s.ob.released[sid][string(id)]; gone && line != m.Line {
+			if len(s.ob.released) == 0 {
+				return // nothing released yet: read no further
+			}
+			sid, ok := m.StringBytes(sessionAt)
+			if !ok {
+				return
+			}
+			if line, gone := s.ob.released[string(sid)][string(id)]; gone && line != m.Line {
 				what := "acts on"
 				if p == t.Embeds {
 					what = "embeds"

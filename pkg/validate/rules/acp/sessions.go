@@ -108,7 +108,9 @@ func (s *state) sessionRules(m *protocol.Message, entry *method, req *request, h
 				if !had {
 					sess.toolCalls.Put(id, toolSeen)
 				}
-				s.toolStatus(m, tc, sess, id, !had)
+				if idb, ok := m.StringBytes(tc.Creates); ok {
+					s.toolStatus(m, tc, sess, idb, id, !had)
+				}
 			}
 			continue
 		}
@@ -120,7 +122,7 @@ func (s *state) sessionRules(m *protocol.Message, entry *method, req *request, h
 			continue // a session whose history began before the trace, or a line lost
 		}
 		if _, seen := sess.toolCalls.GetBytes(idBytes); seen {
-			s.toolStatus(m, tc, sess, string(idBytes), false)
+			s.toolStatus(m, tc, sess, idBytes, "", false)
 			continue
 		}
 		id := string(idBytes)
