@@ -300,45 +300,6 @@ func (s *state) conversation(m *protocol.Message, ef *registry.ACPEffects, c *re
 	}
 }
 
-// authMethod checks that a request does not use an auth method of the
-// forbidden type (a terminal method is run by the client, not through the
-// connection). Where a gate (effect Requires) covers a request sent with
-// no method advertised at all, that gate reports it.
-func (s *state) authMethod(m *protocol.Message, a *registry.ACPAuthMethod, gated bool) {
-	s.exercise(reqAuthNoTerminal)
-	id, ok := m.String(a.At)
-	if !ok || s.authMethods == "" {
-		return
-	}
-	s.exercise(reqAuthAdvertised)
-	list, _ := protocol.At(s.agentInit, s.authMethods).([]any)
-	if gated && len(list) == 0 {
-		return
-	}
-	var ids []string
-	for _, x := range list {
-		o, _ := x.(map[string]any)
-		oid := o["id"]
-		if oid == nil {
-			oid = o["methodId"] // v2's name
-		}
-		if oid == id && o["type"] == a.ForbiddenType && a.ForbiddenType != "" {
-			m.Breach(reqAuthNoTerminal, finding.Error, RuleCapability, a.At, "auth method %s is of type %s, which the client runs itself (in a terminal, then reconnects); it must not be passed to this request", protocol.Quote(id), protocol.Quote(a.ForbiddenType))
-			return
-		}
-		if oid == id {
-			return
-		}
-		if x, ok := oid.(string); ok {
-			ids = append(ids, x)
-		}
-	}
-	if s.midSession {
-		return
-	}
-	m.Breach(reqAuthAdvertised, finding.Warning, RuleSettings, a.At, "auth method %s is not one the initialize result advertised (%s): authenticate names one of the agent's auth methods", protocol.Quote(clip(id)), quoteList(ids))
-}
-
 // advertises checks the offers a message makes at pointers under prefix
 // ("/params/" in a request or notification, "/result/" in an answer)
 // against the capabilities of the side that receives them. It reads the
