@@ -85,13 +85,11 @@ acp-traces:
 	node conformance/acp-recorder/record.mjs
 
 # The recorded SDK traffic is fresh (a re-recording is byte-identical), and
-# validate reports no error of the SDK's agent on it, with and without
-# sidecars. The recording client's deliberate probes (a prompt for a session
-# it never set up) are client errors, which TestOfficialACPSDKTraffic pins.
+# validate with no flags reports no error on it, with and without sidecars.
 acp-traces-check:
 	npm ci --prefix conformance/acp-recorder --no-audit --no-fund --loglevel=error >/dev/null
 	sh conformance/acp-recorder/check-fresh.sh
-	$(GO) run ./cmd/validate --side agent fixtures/acp/sdk/*/*.jsonl
+	$(GO) run ./cmd/validate fixtures/acp/sdk/*/*.jsonl
 	@d=$$(mktemp -d) && trap 'rm -rf "$$d"' EXIT && \
 	for ep in fixtures/acp/sdk/*/; do mkdir -p "$$d/$$(basename $$ep)" && cp "$$ep"*.jsonl "$$d/$$(basename $$ep)/"; done && \
-	$(GO) run ./cmd/validate --side agent "$$d"/*/*.jsonl
+	$(GO) run ./cmd/validate "$$d"/*/*.jsonl

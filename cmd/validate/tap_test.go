@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -159,9 +158,7 @@ func TestTapIsTransparentToTheSDKAndRecordsWhatFlows(t *testing.T) {
 				t.Errorf("the recording's a2c lines are not what the agent wrote and the client read")
 			}
 			// The live findings are those of a later validate of the
-			// recording; and the SDK's traffic has no error but the
-			// error scenario's deliberate prompt of a session it never
-			// set up (acp.prompt.after-setup, the client's).
+			// recording; and the SDK's traffic has no error.
 			live, err := os.ReadFile(findings)
 			if err != nil {
 				t.Fatal(err)
@@ -170,18 +167,8 @@ func TestTapIsTransparentToTheSDKAndRecordsWhatFlows(t *testing.T) {
 			if string(live) != later {
 				t.Errorf("live findings differ from a later validate:\nlive:\n%s\nlater:\n%s", live, later)
 			}
-			var errs []string
-			for _, f := range jsonFindings(t, []byte(later)) {
-				if f.Severity == "error" {
-					errs = append(errs, f.Rule+" "+f.Requirement)
-				}
-			}
-			want := []string(nil)
-			if scenario == "06-errors" {
-				want = []string{"session-setup acp.prompt.after-setup"}
-			}
-			if fmt.Sprint(errs) != fmt.Sprint(want) || (code != exitOK) != (want != nil) {
-				t.Errorf("validate of the SDK's traffic exits %d with errors %q, want %q:\n%s", code, errs, want, later)
+			if code != exitOK {
+				t.Errorf("validate of the SDK's traffic exits %d:\n%s", code, later)
 			}
 		})
 	}

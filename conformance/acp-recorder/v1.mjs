@@ -1029,10 +1029,6 @@ export function scenarios(unstable) {
         await ctx.request(a.authenticate, { methodId: "api-key" });
         const s = await newSession(ctx, sdk);
         await expectError(ctx.request("_acme/does_not_exist", { q: 1 }), -32601);
-        await expectError(
-          ctx.request(a.session.prompt, { sessionId: "sess-missing", prompt: [{ type: "text", text: "hello" }] }),
-          -32002,
-        );
         await expectError(ctx.request(a.session.load, { sessionId: "sess-missing", cwd: CWD, mcpServers: [] }), -32002);
         await expectError(ctx.request(a.session.resume, { sessionId: "sess-missing", cwd: CWD }), -32002);
         await expectError(ctx.request(a.session.setMode, { sessionId: "sess-missing", modeId: "ask" }), -32002);

@@ -881,7 +881,6 @@ export function scenarios(unstable) {
         await ctx.request(a.auth.login, { methodId: "api-key" });
         const s = await newSession(ctx, sdk);
         await expectError(ctx.request("_acme/does_not_exist", { q: 1 }), -32601);
-        await expectError(ctx.request(a.session.prompt, { sessionId: "sess-missing", prompt: text("hello") }), -32002);
         await expectError(ctx.request(a.session.resume, { sessionId: "sess-missing", cwd: CWD }), -32002);
         await expectError(ctx.request(a.session.setConfigOption, { sessionId: "sess-missing", configId: "model", type: "id", value: "model-small" }), -32002);
         await expectError(ctx.request(a.session.setConfigOption, { sessionId: s.sessionId, configId: "model", type: "id", value: "model-huge" }), -32602);

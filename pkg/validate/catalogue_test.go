@@ -190,10 +190,7 @@ func TestValidTracesExerciseCheckedRows(t *testing.T) {
 			t.Fatal(err)
 		}
 		sum, err := e.Check(context.Background(), f, in, fo, func(fd validate.Finding) {
-			// The SDK recorder's error scenario prompts a session it
-			// never set up, on purpose (see TestOfficialACPSDKTraffic).
-			probe := strings.HasSuffix(f, "06-errors.jsonl") && fd.Requirement == "acp.prompt.after-setup"
-			if fd.Severity == validate.Error && !probe {
+			if fd.Severity == validate.Error {
 				t.Errorf("%s", fd)
 			}
 		})

@@ -13,21 +13,11 @@ import (
 
 // TestOfficialACPSDKTraffic runs the traffic recorded from the official ACP
 // SDK (fixtures/acp/sdk: the stable, unstable, v2 and v2 unstable
-// entrypoints) with no options, as a user's CI would: no error but the
-// recording client's deliberate probes listed here, with or without the
-// direction sidecars, and each trace read as the version its initialize
-// names.
+// entrypoints) with no options, as a user's CI would: not one error, with
+// or without the direction sidecars, and each trace read as the version its
+// initialize names.
 func TestOfficialACPSDKTraffic(t *testing.T) {
 	e := testEngine(t)
-	// The recorder's error scenario prompts a session it never set up, to
-	// record the agent's refusal: a true breach of the client's
-	// (acp.prompt.after-setup), made on purpose.
-	probes := map[string][]string{
-		"v1/06-errors.jsonl":          {"11 session-setup /params/sessionId"},
-		"v1-unstable/06-errors.jsonl": {"12 session-setup /params/sessionId"},
-		"v2/06-errors.jsonl":          {"11 session-setup /params/sessionId"},
-		"v2-unstable/06-errors.jsonl": {"12 session-setup /params/sessionId"},
-	}
 	want := map[string]string{"v1": "v1", "v1-unstable": "v1", "v2": "v2", "v2-unstable": "v2"}
 	files, _ := filepath.Glob(filepath.Join(fixturesDir, "acp", "sdk", "*", "*.jsonl"))
 	if len(files) == 0 {
@@ -57,8 +47,8 @@ func TestOfficialACPSDKTraffic(t *testing.T) {
 			})
 			f.Close()
 			name := filepath.Join(ep, filepath.Base(p))
-			if d := cmp.Diff(probes[filepath.ToSlash(name)], got); d != "" {
-				t.Errorf("%s, sidecar %v: errors differ from the recorder's probes (-want +got):\n%s", name, withDir, d)
+			if len(got) > 0 {
+				t.Errorf("%s, sidecar %v: errors %q, want none", name, withDir, got)
 			}
 			if err != nil {
 				t.Fatal(err)
