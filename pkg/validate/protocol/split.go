@@ -237,7 +237,7 @@ func (s *Schemas) split(id string) *Split {
 				continue
 			}
 		}
-		tok := escapeToken(k)
+		tok := jsonpointer.Escape(k)
 		if url.PathEscape(tok) != tok {
 			return nil // a name that a URL fragment would have to escape
 		}
@@ -288,7 +288,7 @@ func (s *Schemas) split(id string) *Split {
 	}
 	s.derived[derived] = wrapped
 	s.mu.Unlock()
-	sp.Rest, err = s.Get(derived + "#/$defs/" + escapeToken(label))
+	sp.Rest, err = s.Get(derived + "#/$defs/" + jsonpointer.Escape(label))
 	if err != nil {
 		return nil
 	}
@@ -379,8 +379,4 @@ func defsName(frag string) string {
 		}
 	}
 	return ""
-}
-
-func escapeToken(t string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1")
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/agentproto/agentproto/internal/jsonscan"
+	"github.com/agentproto/agentproto/pkg/jsonpointer"
 	"github.com/agentproto/agentproto/pkg/validate/finding"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
 	"github.com/agentproto/agentproto/schema/registry"
@@ -456,7 +457,7 @@ func (s *state) modesAnswered(m *protocol.Message, md *registry.ACPModes, sess *
 	cur, _ := m.String(md.Modes + md.Current)
 	val := protocol.At(opts[mirror], md.Value)
 	if v, ok := val.(string); ok && cur != "" && v != cur {
-		m.Breach(reqModesInSync, finding.Warning, RuleModes, md.Options+"/"+itoa(mirror)+md.Value, "the %s config option's current value is %s, and the modes' current mode is %s: an agent that offers both keeps them in step", protocol.Quote(md.Mirror), protocol.Quote(v), protocol.Quote(cur))
+		m.Breach(reqModesInSync, finding.Warning, RuleModes, jsonpointer.JoinIndex(md.Options, mirror)+md.Value, "the %s config option's current value is %s, and the modes' current mode is %s: an agent that offers both keeps them in step", protocol.Quote(md.Mirror), protocol.Quote(v), protocol.Quote(cur))
 	}
 }
 

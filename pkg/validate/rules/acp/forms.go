@@ -15,6 +15,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentproto/agentproto/pkg/jsonpointer"
 	"github.com/agentproto/agentproto/pkg/validate/finding"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
 	"github.com/agentproto/agentproto/schema/registry"
@@ -139,7 +140,7 @@ func (s *state) form(m *protocol.Message, req *request, f *registry.ACPForm) {
 		p, _ := props[k].(map[string]any)
 		title, _ := p["title"].(string)
 		desc, _ := p["description"].(string)
-		at := f.Schema + "/properties/" + escapeToken(k)
+		at := jsonpointer.Join(f.Schema+"/properties", k)
 		if what := secretIn(k, title, desc); what != "" {
 			how := "URL mode is not advertised, so the agent uses another safe flow or fails the operation; it never falls back to a form"
 			if urlMode {
@@ -191,11 +192,6 @@ func linkIn(t string) string {
 		}
 	}
 	return ""
-}
-
-// escapeToken escapes a JSON pointer token.
-func escapeToken(k string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
 }
 
 // urlSecrets checks an elicitation URL: no credentials in it, neither a
@@ -262,7 +258,7 @@ func formMisfit(schema, content map[string]any) (string, string) {
 			continue
 		}
 		if why := valueMisfit(p, content[k]); why != "" {
-			return fmt.Sprintf("field %s %s", protocol.Quote(clip(k)), why), "/" + escapeToken(k)
+			return fmt.Sprintf("field %s %s", protocol.Quote(clip(k)), why), jsonpointer.Join("", k)
 		}
 	}
 	return "", ""
