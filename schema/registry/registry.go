@@ -18,7 +18,12 @@
 //
 //  1. Schemas and tables: a folder schema/<protocol>/<version> with the
 //     schema files and a dispatch.json that opens with "protocol" and
-//     "version", and an entry per version in schema/versions.json.
+//     "version", an entry per version in schema/versions.json, and one
+//     entry in its "protocols" list: the members that mark the protocol's
+//     messages, its two sides, the lanes a report draws and the tokens of
+//     a direction sidecar (Registry.Protocol). The tap names a sidecar's
+//     directions, the engine tells a message's side and the HTML report
+//     draws its lanes from there.
 //  2. The registry: a file here with the table type and the function that
 //     reads a dispatch.json into it (as acp.go, arcp.go and arcan.go do),
 //     and one Kind in builtinKinds. Code that needs the table reads
@@ -31,15 +36,13 @@
 //  4. The publisher: one entry in internal/publish's protocols list: how a
 //     bundle reads the table's entries, how its root dispatches, and what
 //     its reference page says of the version.
-//  5. The tap: if the protocol names the directions of its sidecar
-//     otherwise than ACP's c2a and a2c, one entry in pkg/tap's sidecarNamings
-//     list.
 //
 // Then go generate ./... writes the generated package, the bundle, the
-// reference page and the rows of cmd/validate/README.md's rule table. A registry over another schema folder (Load with extra
-// Kinds) and an engine given its own protocols (validate.Options) let a
-// test check a protocol end to end without touching these lists; see
-// cmd/validate's toy protocol test (toyprotocol_test.go).
+// reference page and the rows of cmd/validate/README.md's rule table. A
+// registry over another schema folder (Load with extra Kinds) and an engine
+// given its own protocols (validate.Options) let a test check a protocol
+// end to end without touching these lists; see cmd/validate's toy protocol
+// test (toyprotocol_test.go).
 package registry
 
 import (
@@ -104,6 +107,7 @@ type Registry struct {
 	fsys     fs.FS
 	kinds    []Kind // the protocols, in the order tried
 	versions []*Version
+	facts    map[string]*Protocol // by protocol: what versions.json says of it
 	// lazy, if set, loads a protocol's tables when one of its versions is
 	// first asked for (Embedded): a process that reads ACP traces does
 	// not decode ARCP's and Arcan's.
@@ -233,8 +237,9 @@ func load(fsys fs.FS, idPrefix string, lazy bool, extra ...Kind) (*Registry, err
 		return nil, fmt.Errorf("registry: %w", err)
 	}
 	var doc struct {
-		Comment  string     `json:"$comment"`
-		Versions []*Version `json:"versions"`
+		Comment   string      `json:"$comment"`
+		Protocols []*Protocol `json:"protocols"`
+		Versions  []*Version  `json:"versions"`
 	}
 	if err := StrictUnmarshal(b, &doc); err != nil {
 		return nil, fmt.Errorf("registry: %s: %w", schema.VersionsFile, err)
@@ -244,6 +249,9 @@ func load(fsys fs.FS, idPrefix string, lazy bool, extra ...Kind) (*Registry, err
 		if k.Protocol == "" || k.Load == nil || slices.Contains(kindNames(r.kinds[:i]), k.Protocol) {
 			return nil, fmt.Errorf("registry: kind %d (%q) needs a name of its own and a Load", i, k.Protocol)
 		}
+	}
+	if err := r.checkProtocols(doc.Protocols); err != nil {
+		return nil, fmt.Errorf("registry: %s: %w", schema.VersionsFile, err)
 	}
 	seen := map[string]bool{}
 	defaults := map[string]int{}
