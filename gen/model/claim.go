@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentproto/agentproto/gen/load"
+	"github.com/agentproto/agentproto/pkg/jsonpointer"
 )
 
 // claim reserves, before any type is made, the names of the input
@@ -156,7 +157,7 @@ func keyName(pointer string) string {
 // a trailing slash or fragment mark (a URL's "…/schema#").
 func lastKey(pointer string) (key, url string) {
 	key = pointer[strings.LastIndex(pointer, "/")+1:]
-	key = strings.ReplaceAll(strings.ReplaceAll(key, "~1", "/"), "~0", "~")
+	key = jsonpointer.Unescape(key)
 	return key, strings.TrimRight(key, "/#")
 }
 

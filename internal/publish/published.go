@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/agentproto/agentproto/pkg/jsonpointer"
 )
 
 // Keywords of agentproto's own that the source schemas carry and the
@@ -212,7 +214,7 @@ func variantBody(defs, variant *Object) *Object {
 	if !ok || strings.Contains(name, "/") {
 		return nil
 	}
-	body := defs.Obj(strings.ReplaceAll(strings.ReplaceAll(name, "~1", "/"), "~0", "~"))
+	body := defs.Obj(jsonpointer.Unescape(name))
 	if body == nil || !body.Has("properties") {
 		return nil
 	}

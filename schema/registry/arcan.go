@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/agentproto/agentproto/pkg/jsonpointer"
 )
 
 // ArcanTable is an Arcan version's dispatch table: the AgentEvent variants
@@ -356,7 +358,7 @@ func (r *shapeReader) read1(file, ptr string, node any, depth int) (*EmitShape, 
 		}
 	}
 	for _, k := range keys {
-		c, err := r.shape(file, ptr+"/properties/"+escapeToken(k), props[k], depth+1)
+		c, err := r.shape(file, jsonpointer.Join(ptr+"/properties", k), props[k], depth+1)
 		if err != nil {
 			return nil, err
 		}
@@ -386,7 +388,7 @@ func (r *shapeReader) resolve(file, ref string) (string, string, any, error) {
 	node := doc
 	if frag != "" {
 		for _, tok := range strings.Split(strings.TrimPrefix(frag, "/"), "/") {
-			tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+			tok = jsonpointer.Unescape(tok)
 			m, ok := node.(map[string]any)
 			if !ok {
 				return "", "", nil, fmt.Errorf("$ref %s names nothing", ref)
@@ -477,10 +479,6 @@ func anyValue(s any) bool {
 		}
 	}
 	return true
-}
-
-func escapeToken(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
 // Arcan returns the version's table if it is a version of Arcan, else nil.
