@@ -63,7 +63,34 @@ func withoutForbidden(alts []*load.Schema) []*load.Schema {
 }
 
 func (b *builder) fillUnion(t *Type, s *load.Schema) error {
-	alts := s.OneOf
+	alts, done, err := b.unionAlternatives(t, s)
+	if done || err != nil {
+		return err
+	}
+	u := &UnionType{}
+	t.Kind, t.Union = Union, u
+	infos, err := b.variantInfos(alts)
+	if err != nil {
+		return err
+	}
+	tag, kind := b.findTag(s, infos)
+	if tag == "" {
+		return b.fillUntagged(t, s, infos)
+	}
+	tu := b.newTaggedUnion(t, s, infos, tag, kind)
+	for _, vi := range infos {
+		if err := tu.add(vi); err != nil {
+			return err
+		}
+	}
+	return tu.finish()
+}
+
+// unionAlternatives returns the alternatives of the union s that decide
+// something, flattened and merged. done is set when t is already filled:
+// the alternatives come down to one type, or an anyOf takes any value.
+func (b *builder) unionAlternatives(t *Type, s *load.Schema) (alts []*load.Schema, done bool, err error) {
+	alts = s.OneOf
 	if len(alts) == 0 {
 		alts = s.AnyOf
 	}
@@ -73,182 +100,60 @@ func (b *builder) fillUnion(t *Type, s *load.Schema) error {
 		// Every other alternative of the oneOf allows no value (cspell's
 		// {"not": {}} beside a $ref): a value fits the oneOf exactly when
 		// it fits the one that is left.
-		one := *alts[0]
-		one.Title, one.Description = s.Title, s.Description
-		return b.fill(t, &one)
+		return nil, true, b.fillOnly(t, s, alts[0])
 	}
-	if len(s.OneOf) == 0 {
-		alts = sameScalarKind(mergeValueLists(splitValueLists(alts)))
-		if i := slices.IndexFunc(alts, func(a *load.Schema) bool { return acceptsAnything(deref(a)) }); i >= 0 && (i < len(alts)-1 || slices.ContainsFunc(alts[:i], isScalarAlt)) {
-			// An anyOf with an alternative that takes any value (a schema
-			// with only keywords no validator knows, as electron-builder's
-			// {"typeof": "function"}) takes any value: raw JSON. (Last
-			// after objects and arrays only, it is the fallback of
-			// fillUntagged instead, as ACP's ErrorData writes it: a scalar
-			// alternative would take a value of its type the fallback
-			// should, webpack's "" beside any string.)
-			t.Kind, t.Under = Scalar, &Ref{Kind: Raw}
-			return nil
-		}
-		if len(alts) == 1 && len(s.AnyOf) > 1 {
-			// The alternatives were one value list (vega-lite's
-			// TextBaseline: consts and a $ref to an enum of strings): the
-			// type is that list, not a union of one variant.
-			one := *alts[0]
-			one.Title, one.Description = s.Title, s.Description
-			return b.fill(t, &one)
-		}
+	if len(s.OneOf) > 0 {
+		return alts, false, nil
 	}
-	u := &UnionType{}
-	t.Kind, t.Union = Union, u
+	alts = sameScalarKind(mergeValueLists(splitValueLists(alts)))
+	if i := slices.IndexFunc(alts, func(a *load.Schema) bool { return acceptsAnything(deref(a)) }); i >= 0 && (i < len(alts)-1 || slices.ContainsFunc(alts[:i], isScalarAlt)) {
+		// An anyOf with an alternative that takes any value (a schema
+		// with only keywords no validator knows, as electron-builder's
+		// {"typeof": "function"}) takes any value: raw JSON. (Last
+		// after objects and arrays only, it is the fallback of
+		// fillUntagged instead, as ACP's ErrorData writes it: a scalar
+		// alternative would take a value of its type the fallback
+		// should, webpack's "" beside any string.)
+		t.Kind, t.Under = Scalar, &Ref{Kind: Raw}
+		return nil, true, nil
+	}
+	if len(alts) == 1 && len(s.AnyOf) > 1 {
+		// The alternatives were one value list (vega-lite's
+		// TextBaseline: consts and a $ref to an enum of strings): the
+		// type is that list, not a union of one variant.
+		return nil, true, b.fillOnly(t, s, alts[0])
+	}
+	return alts, false, nil
+}
+
+// fillOnly fills t, the union s, as the one alternative a that is left,
+// with s's title and description.
+func (b *builder) fillOnly(t *Type, s, a *load.Schema) error {
+	one := *a
+	one.Title, one.Description = s.Title, s.Description
+	return b.fill(t, &one)
+}
+
+// variantInfos reads what a union needs to know of each alternative.
+func (b *builder) variantInfos(alts []*load.Schema) ([]*variantInfo, error) {
 	var infos []*variantInfo
 	for _, a := range alts {
 		vi := &variantInfo{s: a, res: a}
 		if a.Ref != "" && !structural(a) {
 			r, err := target(a)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			vi.res = r
 		}
 		ps, req, closed, err := b.props(a, map[*load.Schema]bool{})
 		if err != nil {
-			return err
+			return nil, err
 		}
 		vi.props, vi.req, vi.closed = ps, req, closed
 		infos = append(infos, vi)
 	}
-	tag, kind := b.findTag(s, infos)
-	if tag == "" {
-		return b.fillUntagged(t, s, infos)
-	}
-	u.Tag = tag
-	if kind == "integer" {
-		u.IntTag = true
-	}
-	u.Unknown = b.names.take("Unknown"+t.Name, "Unlisted"+t.Name, "Other"+t.Name)
-	titles := map[string]int{}
-	for _, vi := range infos {
-		if vi.s.Title != "" {
-			titles[vi.s.Title]++
-		}
-	}
-	// Count how many variants extend each shared schema, to decide whether
-	// a variant can be that schema's own type.
-	wraps := map[*load.Schema]int{}
-	for _, vi := range infos {
-		if w := b.wrapped(vi, tag, s); w != nil {
-			wraps[w]++
-		}
-	}
-	var catchAlls []*variantInfo
-	defaultRejectsTag := false
-	for _, vi := range infos {
-		var tagProp *load.Schema
-		for _, p := range vi.props {
-			if p.Name == tag {
-				tagProp = p.Schema
-			}
-		}
-		v := &Variant{Union: t, Doc: vi.s.Description}
-		if v.Doc == "" {
-			v.Doc = vi.res.Description
-		}
-		switch {
-		case tagProp == nil || !vi.req[tag]:
-			// A variant that does not require the tag is the default, used
-			// when the tag is absent.
-			if u.Default != nil {
-				return vi.s.Loc.Errorf("two variants of this union lack the tag %q; only one may be the default", tag)
-			}
-			u.Default = v
-			// A default whose tag member is false (or not {}), or that
-			// is closed without defining it, takes no value that has the
-			// tag: it is only for values without one.
-			defaultRejectsTag = tagProp != nil && forbidden(tagProp) || tagProp == nil && vi.closed
-			if tagProp != nil && !defaultRejectsTag {
-				if c, ok := tagValue(tagProp, kind); ok {
-					// MCP's form elicitation: the tag is optional and,
-					// when present, fixed; absent means that value. A
-					// value with it is the default too, which keeps the
-					// member.
-					u.DefaultTag = c
-				} else {
-					// OpenAPI 2.0's schema beside fileSchema: the default
-					// defines the tag member without fixing it, so it
-					// takes the tag values no other variant lists.
-					u.DefaultTakesOthers = true
-				}
-			}
-		default:
-			c, ok := tagValue(tagProp, kind)
-			if !ok {
-				vi.catchAll = true
-				u.Open = true
-				catchAlls = append(catchAlls, vi)
-				continue
-			}
-			v.Tag = c
-		}
-		hint := vi.s.Title
-		if hint == "" && vi.s.GoName != "" {
-			hint = vi.s.GoName
-		}
-		// Variants that share a title are named after their tags.
-		var byTag []string
-		if v.Tag != "" && vi.s.GoName == "" && titles[vi.s.Title] > 1 {
-			// A tag of several words names the variant by itself
-			// (user_message_chunk); a one-word tag (add) is qualified by
-			// the union (DiffChangeAdd).
-			if len(words(t.Union.tagWord(v.Tag))) > 1 {
-				byTag = []string{GoName(t.Union.tagWord(v.Tag))}
-			} else {
-				byTag = []string{t.Name + GoName(t.Union.tagWord(v.Tag))}
-			}
-		}
-		if w := b.wrapped(vi, tag, s); w != nil {
-			made, err := b.wrappedVariant(t, v, vi, w, wraps[w], tag, hint, byTag)
-			if err != nil {
-				return err
-			}
-			if made {
-				u.Variants = append(u.Variants, v)
-				continue
-			}
-		}
-		if err := b.ownVariant(t, s, v, vi, tag, hint, byTag); err != nil {
-			return err
-		}
-		u.Variants = append(u.Variants, v)
-	}
-	if len(u.Variants) == 0 {
-		return s.Loc.Errorf("union has no variant with a constant tag")
-	}
-	if u.Open {
-		u.OpenAsks = catchAllAsks(s, u, catchAlls, defaultRejectsTag, false)
-		// When the catch-all asks more than decoding ensures, and all of it
-		// is what a type of its own checks, it becomes one (Other): a value
-		// with an unlisted tag must fit the one catch-all (a default that
-		// may take it too could make it valid without), so its checks are
-		// the Unknown variant's, and the union is as complete as Other is.
-		if len(u.OpenAsks) > 0 && len(catchAlls) == 1 && isObjectOnly(catchAlls[0].res) && (u.Default == nil || defaultRejectsTag) &&
-			len(catchAllAsks(s, u, catchAlls, defaultRejectsTag, true)) == 0 {
-			if err := b.otherType(t, s, catchAlls[0]); err != nil {
-				return err
-			}
-			u.OpenAsks = nil
-		}
-	}
-	if !u.Open && hasOwnMembers(s) {
-		// A tag no variant lists fails the union, and a validator still
-		// judges the members the union's own schema gives every
-		// variant: the Unknown variant's check judges them through a
-		// type of those members alone.
-		if err := b.baseType(t, s); err != nil {
-			return err
-		}
-	}
-	return nil
+	return infos, nil
 }
 
 // hasOwnMembers reports whether a union's schema says something of the
