@@ -175,49 +175,118 @@ func (f *files) loadSchema(p string) (*Object, error) {
 
 // Build builds the bundle of version v from the schema folder fsys.
 func Build(fsys fs.FS, v Version) (*Bundle, error) {
-	fl := newFiles(fsys)
-	b := &Bundle{Version: v, Origin: map[string]Origin{}}
-	table, err := fl.load(v.Dir() + "/dispatch.json")
+	bd := &bundler{
+		v: v, fl: newFiles(fsys), b: &Bundle{Version: v, Origin: map[string]Origin{}},
+		rootName: map[string]string{}, taken: map[string]bool{}, defName: map[string]map[string]string{},
+	}
+	envFile, err := bd.readDispatch()
 	if err != nil {
 		return nil, err
 	}
-	// The dispatched files, in table order, with the names of their roots.
-	var roots []string
-	rootName := map[string]string{}
-	addRoot := func(file, name string) error {
-		file = path.Join(v.Dir(), file)
-		if prev, ok := rootName[file]; ok && prev != name {
-			return fmt.Errorf("publish: %s: dispatched as both %s and %s", file, prev, name)
-		}
-		if _, ok := rootName[file]; !ok {
-			roots = append(roots, file)
-			rootName[file] = name
-		}
-		return nil
+	order, err := bd.order()
+	if err != nil {
+		return nil, err
 	}
-	src := func(file string) string { return path.Join(v.Dir(), file) }
+	for _, file := range order {
+		if err := bd.nameFile(file); err != nil {
+			return nil, err
+		}
+	}
+	out, err := bd.rewrite()
+	if err != nil {
+		return nil, err
+	}
+	bd.nameParts()
+	b := bd.b
+	doc := obj("$schema", draft202012, "$id", v.ID())
+	b.Doc = doc
+	if err := b.dispatch(out, bd.defName[envFile][""]); err != nil {
+		return nil, err
+	}
+	doc.Set("$defs", out)
+	return b, nil
+}
+
+// bundler is a bundle being built: its files, and the definition names
+// they get.
+type bundler struct {
+	v  Version
+	fl *files
+	b  *Bundle
+	// roots are the dispatched files, in table order, with the names of
+	// their roots in rootName; rootRef holds the files that are
+	// referenced as a whole.
+	roots    []string
+	rootName map[string]string
+	rootRef  map[string]bool
+	// taken holds the definition names given; defName, by file, the name
+	// of each $defs key ("" for the root); defs, the definitions in
+	// bundle order.
+	taken   map[string]bool
+	defName map[string]map[string]string
+	defs    []pendingDef
+}
+
+// pendingDef is a definition of the bundle, before its $refs point
+// inside the bundle.
+type pendingDef struct {
+	name   string
+	file   string
+	def    string
+	schema *Object
+}
+
+// readDispatch reads the version's dispatch table into the bundle's
+// messages and the dispatched files, and returns the envelope's file.
+func (bd *bundler) readDispatch() (envFile string, err error) {
+	v := bd.v
+	table, err := bd.fl.load(v.Dir() + "/dispatch.json")
+	if err != nil {
+		return "", err
+	}
 	p, ok := lookupProtocol(v.Protocol)
 	if !ok {
-		return nil, fmt.Errorf("publish: %s: unknown protocol %q", v.Dir(), v.Protocol)
+		return "", fmt.Errorf("publish: %s: unknown protocol %q", v.Dir(), v.Protocol)
 	}
-	b.Discriminator = p.discriminator
-	envFile, err := p.entries(b, table, addRoot, src)
+	bd.b.Discriminator = p.discriminator
+	envFile, err = p.entries(bd.b, table, bd.addRoot, bd.src)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
-	if len(roots) == 0 {
-		return nil, fmt.Errorf("publish: %s/dispatch.json lists no schema", v.Dir())
+	if len(bd.roots) == 0 {
+		return "", fmt.Errorf("publish: %s/dispatch.json lists no schema", v.Dir())
 	}
+	return envFile, nil
+}
 
-	// Every file reachable from the dispatched ones; the others follow the
-	// dispatched files in path order.
-	others, rootRef, err := fl.reachable(roots)
+// src is the path of a file the dispatch table names.
+func (bd *bundler) src(file string) string { return path.Join(bd.v.Dir(), file) }
+
+// addRoot adds a dispatched file, whose root is named name.
+func (bd *bundler) addRoot(file, name string) error {
+	file = bd.src(file)
+	prev, ok := bd.rootName[file]
+	if ok && prev != name {
+		return fmt.Errorf("publish: %s: dispatched as both %s and %s", file, prev, name)
+	}
+	if !ok {
+		bd.roots = append(bd.roots, file)
+		bd.rootName[file] = name
+	}
+	return nil
+}
+
+// order returns every file reachable from the dispatched ones: those
+// first, then the others in path order, the version's own folder first.
+func (bd *bundler) order() ([]string, error) {
+	others, rootRef, err := bd.fl.reachable(bd.roots)
 	if err != nil {
 		return nil, err
 	}
-	// Files of the version's own folder first.
+	bd.rootRef = rootRef
+	dir := bd.v.Dir()
 	slices.SortFunc(others, func(a, b string) int {
-		ina, inb := path.Dir(a) == v.Dir(), path.Dir(b) == v.Dir()
+		ina, inb := path.Dir(a) == dir, path.Dir(b) == dir
 		if ina != inb {
 			if ina {
 				return -1
@@ -226,100 +295,78 @@ func Build(fsys fs.FS, v Version) (*Bundle, error) {
 		}
 		return strings.Compare(a, b)
 	})
-	order := append(slices.Clone(roots), others...)
+	return append(slices.Clone(bd.roots), others...), nil
+}
 
-	// Names: each file's root (where it validates something or is
-	// referenced), then its $defs, first come first served; a later
-	// definition whose name is taken gets the PascalCase file stem as a
-	// prefix (preceded by the folder name for a file of another folder),
-	// then a number.
-	taken := map[string]bool{}
-	claim := func(want, file string) string {
-		prefix := pascal(strings.TrimSuffix(path.Base(file), ".json"))
-		if d := path.Dir(file); d != v.Dir() {
-			prefix = pascal(path.Base(d)) + prefix
+// nameFile names the definitions of one file: its root (where it
+// validates something or is referenced), then its $defs, first come
+// first served (see claim).
+func (bd *bundler) nameFile(file string) error {
+	doc := bd.fl.docs[file]
+	bd.defName[file] = map[string]string{}
+	if bd.rootName[file] != "" || bd.rootRef[file] || hasAssertions(doc) || slices.Contains(bd.roots, file) {
+		want := bd.rootName[file]
+		if want == "" {
+			want = doc.Str("x-go-name")
 		}
-		name := want
-		if taken[name] {
-			name = prefix + want
+		if want == "" {
+			want = doc.Str("title")
 		}
-		for i := 2; taken[name]; i++ {
-			name = fmt.Sprintf("%s%s%d", prefix, want, i)
+		if want == "" {
+			want = pascal(strings.TrimSuffix(path.Base(file), ".json"))
 		}
-		taken[name] = true
-		return name
+		if bd.rootName[file] != "" && bd.taken[want] {
+			return fmt.Errorf("publish: %s: the definition name %s is taken twice", file, want)
+		}
+		name := bd.claim(want, file)
+		bd.defName[file][""] = name
+		root := clone(doc).(*Object)
+		for _, k := range []string{"$schema", "$id", "$defs"} {
+			root.Delete(k)
+		}
+		bd.defs = append(bd.defs, pendingDef{name, file, "", root})
 	}
-	defName := map[string]map[string]string{} // file → $defs key ("" for the root) → name
-	type pending struct {
-		name   string
-		file   string
-		def    string
-		schema *Object
+	d := doc.Obj("$defs")
+	if d == nil {
+		return nil
 	}
-	var defs []pending
-	for _, file := range order {
-		doc := fl.docs[file]
-		defName[file] = map[string]string{}
-		if rootName[file] != "" || rootRef[file] || hasAssertions(doc) || slices.Contains(roots, file) {
-			want := rootName[file]
-			if want == "" {
-				want = doc.Str("x-go-name")
-			}
-			if want == "" {
-				want = doc.Str("title")
-			}
-			if want == "" {
-				want = pascal(strings.TrimSuffix(path.Base(file), ".json"))
-			}
-			if rootName[file] != "" && taken[want] {
-				return nil, fmt.Errorf("publish: %s: the definition name %s is taken twice", file, want)
-			}
-			name := claim(want, file)
-			defName[file][""] = name
-			root := clone(doc).(*Object)
-			for _, k := range []string{"$schema", "$id", "$defs"} {
-				root.Delete(k)
-			}
-			defs = append(defs, pending{name, file, "", root})
+	for _, k := range d.Keys() {
+		s, ok := d.Value(k).(*Object)
+		if !ok {
+			return fmt.Errorf("publish: %s#/$defs/%s: not a schema object", file, k)
 		}
-		if d := doc.Obj("$defs"); d != nil {
-			for _, k := range d.Keys() {
-				s, ok := d.Value(k).(*Object)
-				if !ok {
-					return nil, fmt.Errorf("publish: %s#/$defs/%s: not a schema object", file, k)
-				}
-				name := claim(k, file)
-				defName[file][k] = name
-				defs = append(defs, pending{name, file, k, clone(s).(*Object)})
-			}
-		}
+		name := bd.claim(k, file)
+		bd.defName[file][k] = name
+		bd.defs = append(bd.defs, pendingDef{name, file, k, clone(s).(*Object)})
 	}
+	return nil
+}
 
-	// Rewrite every $ref to point inside the bundle.
+// claim takes a definition name for want, of file: want itself when it
+// is free, else with the PascalCase file stem as a prefix (preceded by the
+// folder name for a file of another folder), then a number.
+func (bd *bundler) claim(want, file string) string {
+	prefix := pascal(strings.TrimSuffix(path.Base(file), ".json"))
+	if d := path.Dir(file); d != bd.v.Dir() {
+		prefix = pascal(path.Base(d)) + prefix
+	}
+	name := want
+	if bd.taken[name] {
+		name = prefix + want
+	}
+	for i := 2; bd.taken[name]; i++ {
+		name = fmt.Sprintf("%s%s%d", prefix, want, i)
+	}
+	bd.taken[name] = true
+	return name
+}
+
+// rewrite makes every $ref of the definitions point inside the bundle
+// and returns them, by name, as the bundle's $defs.
+func (bd *bundler) rewrite() (*Object, error) {
 	out := newObject()
-	for _, p := range defs {
-		err := walkSchema(p.schema, "", func(s *Object, ptr string) error {
-			rs, ok := s.Value("$ref").(string)
-			if !ok {
-				return nil
-			}
-			target, frag, err := resolveRef(p.file, rs)
-			if err != nil {
-				return err
-			}
-			toks := splitPointer(frag)
-			name := defName[target][""]
-			if len(toks) >= 2 && toks[0] == "$defs" {
-				name = defName[target][toks[1]]
-				toks = toks[2:]
-			}
-			if name == "" {
-				return fmt.Errorf("publish: %s#%s: $ref %q points at nothing in the bundle", p.file, ptr, rs)
-			}
-			s.Set("$ref", refTo(name, toks...))
-			return nil
-		})
-		if err != nil {
+	for _, p := range bd.defs {
+		if err := walkSchema(p.schema, "", func(s *Object, ptr string) error { return bd.rewriteRef(p, s, ptr) }); err != nil {
 			return nil, err
 		}
 		// x-go-name only steers agentproto's Go generator: the bundle keeps
@@ -329,25 +376,48 @@ func Build(fsys fs.FS, v Version) (*Bundle, error) {
 			return nil
 		})
 		out.Set(p.name, p.schema)
-		b.Origin[p.name] = Origin{File: p.file, Def: p.def}
+		bd.b.Origin[p.name] = Origin{File: p.file, Def: p.def}
 	}
+	return out, nil
+}
+
+// rewriteRef makes the $ref of s, at ptr in the definition p, point
+// inside the bundle.
+func (bd *bundler) rewriteRef(p pendingDef, s *Object, ptr string) error {
+	rs, ok := s.Value("$ref").(string)
+	if !ok {
+		return nil
+	}
+	target, frag, err := resolveRef(p.file, rs)
+	if err != nil {
+		return err
+	}
+	toks := splitPointer(frag)
+	name := bd.defName[target][""]
+	if len(toks) >= 2 && toks[0] == "$defs" {
+		name = bd.defName[target][toks[1]]
+		toks = toks[2:]
+	}
+	if name == "" {
+		return fmt.Errorf("publish: %s#%s: $ref %q points at nothing in the bundle", p.file, ptr, rs)
+	}
+	s.Set("$ref", refTo(name, toks...))
+	return nil
+}
+
+// nameParts gives each message and event part the name of its file's
+// root definition.
+func (bd *bundler) nameParts() {
+	b := bd.b
 	for i := range b.Messages {
 		for j := range b.Messages[i].Parts {
 			pt := &b.Messages[i].Parts[j]
-			pt.Def = defName[pt.Source][""]
+			pt.Def = bd.defName[pt.Source][""]
 		}
 	}
 	for i := range b.Events {
-		b.Events[i].Parts[0].Def = defName[b.Events[i].Parts[0].Source][""]
+		b.Events[i].Parts[0].Def = bd.defName[b.Events[i].Parts[0].Source][""]
 	}
-
-	doc := obj("$schema", draft202012, "$id", v.ID())
-	b.Doc = doc
-	if err := b.dispatch(out, defName[envFile][""]); err != nil {
-		return nil, err
-	}
-	doc.Set("$defs", out)
-	return b, nil
 }
 
 // MethodDef is the bundle definition name of an ACP method's params or
