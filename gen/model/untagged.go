@@ -16,22 +16,59 @@ var jsonKinds = []string{"null", "boolean", "integer", "number", "string", "arra
 // fillUntagged decides an untagged union by JSON kind, and objects among
 // them by required members.
 func (b *builder) fillUntagged(t *Type, s *load.Schema, infos []*variantInfo) error {
+	un := &untagged{
+		b: b, t: t, s: s, infos: infos,
+		byKind: map[string][]*variantInfo{}, items: map[*variantInfo]*itemInfo{}, merged: map[string]*Ref{},
+	}
+	steps := []func() (done bool, err error){
+		un.sortKinds, un.joinsApart, un.decideObjects, un.noteOverlap, un.arrayItems, un.mergeScalars, un.variants,
+	}
+	for _, step := range steps {
+		if done, err := step(); done || err != nil {
+			return err
+		}
+	}
 	u := t.Union
-	byKind := map[string][]*variantInfo{}
-	var joins []*join // alternatives that are unions decided by type
-	for i, vi := range infos {
-		if i == len(infos)-1 && i > 0 && acceptsAnything(vi.res) {
-			// The last alternative accepts any value: what the others do
-			// not take decodes to it, kept as raw JSON.
-			want := t.Name + "Other"
-			if vi.s.Title != "" {
-				want = t.Name + GoName(vi.s.Title)
-			}
-			name := b.names.take(want, t.Name+"Other", t.Name+"Any")
-			ft := &Type{Name: name, Doc: vi.s.Description, Loc: vi.s.Loc, Kind: Scalar, Under: &Ref{Kind: Raw}}
-			b.pkg.Types = append(b.pkg.Types, ft)
-			u.Fallback = &Variant{Union: t, Type: ft, Doc: vi.s.Description}
-			ft.Unions = append(ft.Unions, u.Fallback)
+	// Objects decided by keys: more required members first, then order.
+	sort.SliceStable(u.Variants, func(i, j int) bool {
+		return u.Variants[i].JSONKind == "object" && u.Variants[j].JSONKind == "object" && len(u.Variants[i].Keys) > len(u.Variants[j].Keys)
+	})
+	b.joins = append(b.joins, un.joins...)
+	return nil
+}
+
+// untagged is an untagged union t (of schema s, with the alternatives
+// infos) being decided. Each step of fillUntagged returns done when it
+// has settled t otherwise: as raw JSON when the union cannot be decided
+// (undecidable), or as a type that is no union.
+type untagged struct {
+	b     *builder
+	t     *Type
+	s     *load.Schema
+	infos []*variantInfo
+	// byKind holds the alternatives by JSON kind; joins, those of no
+	// single kind that are unions decided by type.
+	byKind map[string][]*variantInfo
+	joins  []*join
+	// items holds what the items of each array alternative tell apart;
+	// merged, the one value of the alternatives of each scalar kind that
+	// has several.
+	items  map[*variantInfo]*itemInfo
+	merged map[string]*Ref
+}
+
+// undecidable keeps the union as raw JSON, for the reason why.
+func (un *untagged) undecidable(why string) (done bool, err error) {
+	return true, un.b.undecidable(un.t, un.s, un.infos, why)
+}
+
+// sortKinds sorts the alternatives by JSON kind; a last alternative that
+// takes any value is the union's fallback.
+func (un *untagged) sortKinds() (done bool, err error) {
+	s := un.s
+	for i, vi := range un.infos {
+		if i == len(un.infos)-1 && i > 0 && acceptsAnything(vi.res) {
+			un.fallback(vi)
 			continue
 		}
 		k := kindOf(vi.res)
@@ -41,130 +78,189 @@ func (b *builder) fillUntagged(t *Type, s *load.Schema, infos []*variantInfo) er
 			k = s.Type[0]
 		}
 		if k == "" {
-			j, err := b.joinable(t, s, infos, vi)
+			j, err := un.b.joinable(un.t, s, un.infos, vi)
 			if err != nil {
-				return err
+				return false, err
 			}
-			if j != nil {
-				joins = append(joins, j)
-				continue
+			if j == nil {
+				return un.undecidable(fmt.Sprintf("variant %s has no single JSON type", vi.s.Loc.Pointer))
 			}
-			return b.undecidable(t, s, infos, fmt.Sprintf("variant %s has no single JSON type", vi.s.Loc.Pointer))
-		}
-		byKind[k] = append(byKind[k], vi)
-	}
-	if why := joinKindsApart(byKind, joins); why != "" {
-		return b.undecidable(t, s, infos, why)
-	}
-	// An integer variant and a number variant are told apart by the
-	// literal: a plain integer (no fraction or exponent) that fits in an
-	// int64 is the integer variant, any other number the number variant.
-	objects := byKind["object"]
-	if len(objects) > 1 {
-		// Objects are tried most required members first, so only two
-		// variants with the same required set cannot be told apart,
-		// unless a member both require is fixed to different values in
-		// each (electron-builder's publish options, provider: github or
-		// gitlab, beside strings and arrays), or, in a oneOf, both are
-		// closed and share no member they do not both require (nx's
-		// inputs: {"runtime": …} or {"env": …}): the object is then the
-		// variant it validates as (see emit's trial).
-		for i, a := range objects {
-			for j, c := range objects {
-				if i < j && subset(a.req, c.req) && subset(c.req, a.req) && !constApart(a, c) && !(len(s.OneOf) > 0 && b.membersApart(a, c)) {
-					return b.undecidable(t, s, infos, fmt.Sprintf("variants %s and %s have no tag and require the same members; give every variant a property with a distinct const (a tag)", a.s.Loc.Pointer, c.s.Loc.Pointer))
-				}
-			}
-		}
-		u.By = ByKeys
-	} else {
-		u.By = ByKind
-	}
-	if len(s.OneOf) > 0 {
-		if why := overlap(byKind); why != "" {
-			t.Unchecked = append(t.Unchecked, "oneOf: "+why)
-			if strings.HasPrefix(why, "an object may fit both") {
-				u.Overlap = "oneOf: " + why
-			}
-		}
-	}
-	items := map[*variantInfo]*itemInfo{}
-	if arrays := byKind["array"]; len(arrays) > 1 {
-		var err error
-		if items, err = b.arrayItems(arrays); err != nil {
-			return b.undecidable(t, s, infos, err.Error())
-		}
-	}
-	merged := map[string]*Ref{}
-	for _, k := range []string{"boolean", "integer", "number", "string"} {
-		if len(byKind[k]) < 2 {
+			un.joins = append(un.joins, j)
 			continue
 		}
-		// Alternatives of one scalar type: one value whose Validate tries
-		// each alternative's constraints.
-		r, set := b.scalarAlts(byKind[k], k, len(s.OneOf) > 0)
-		if r == nil {
-			return b.undecidable(t, s, infos, fmt.Sprintf("two variants are of JSON type %s", k))
+		un.byKind[k] = append(un.byKind[k], vi)
+	}
+	return false, nil
+}
+
+// fallback makes the alternative vi, which accepts any value, the
+// union's fallback: what the others do not take decodes to it, kept as
+// raw JSON.
+func (un *untagged) fallback(vi *variantInfo) {
+	b, t, u := un.b, un.t, un.t.Union
+	want := t.Name + "Other"
+	if vi.s.Title != "" {
+		want = t.Name + GoName(vi.s.Title)
+	}
+	name := b.names.take(want, t.Name+"Other", t.Name+"Any")
+	ft := &Type{Name: name, Doc: vi.s.Description, Loc: vi.s.Loc, Kind: Scalar, Under: &Ref{Kind: Raw}}
+	b.pkg.Types = append(b.pkg.Types, ft)
+	u.Fallback = &Variant{Union: t, Type: ft, Doc: vi.s.Description}
+	ft.Unions = append(ft.Unions, u.Fallback)
+}
+
+// joinsApart checks that the joined unions and the other alternatives
+// take values of different kinds.
+func (un *untagged) joinsApart() (done bool, err error) {
+	if why := joinKindsApart(un.byKind, un.joins); why != "" {
+		return un.undecidable(why)
+	}
+	return false, nil
+}
+
+// decideObjects decides how the union tells its values apart: by JSON
+// kind, or, with several object variants, by their keys too. An integer
+// variant and a number variant are told apart by the literal: a plain
+// integer (no fraction or exponent) that fits in an int64 is the integer
+// variant, any other number the number variant.
+func (un *untagged) decideObjects() (done bool, err error) {
+	objects := un.byKind["object"]
+	if len(objects) <= 1 {
+		un.t.Union.By = ByKind
+		return false, nil
+	}
+	// Objects are tried most required members first, so only two
+	// variants with the same required set cannot be told apart,
+	// unless a member both require is fixed to different values in
+	// each (electron-builder's publish options, provider: github or
+	// gitlab, beside strings and arrays), or, in a oneOf, both are
+	// closed and share no member they do not both require (nx's
+	// inputs: {"runtime": …} or {"env": …}): the object is then the
+	// variant it validates as (see emit's trial).
+	for i, a := range objects {
+		for j, c := range objects {
+			if i < j && subset(a.req, c.req) && subset(c.req, a.req) && !constApart(a, c) && !(len(un.s.OneOf) > 0 && un.b.membersApart(a, c)) {
+				return un.undecidable(fmt.Sprintf("variants %s and %s have no tag and require the same members; give every variant a property with a distinct const (a tag)", a.s.Loc.Pointer, c.s.Loc.Pointer))
+			}
 		}
-		merged[k] = r
-		if len(byKind) == 1 && u.Fallback == nil {
+	}
+	un.t.Union.By = ByKeys
+	return false, nil
+}
+
+// noteOverlap lists, for a oneOf, values that may fit two of its
+// variants, which Validate does not check.
+func (un *untagged) noteOverlap() (done bool, err error) {
+	if len(un.s.OneOf) == 0 {
+		return false, nil
+	}
+	t := un.t
+	if why := overlap(un.byKind); why != "" {
+		t.Unchecked = append(t.Unchecked, "oneOf: "+why)
+		if strings.HasPrefix(why, "an object may fit both") {
+			t.Union.Overlap = "oneOf: " + why
+		}
+	}
+	return false, nil
+}
+
+// arrayItems tells several array alternatives apart by their items.
+func (un *untagged) arrayItems() (done bool, err error) {
+	arrays := un.byKind["array"]
+	if len(arrays) <= 1 {
+		return false, nil
+	}
+	if un.items, err = un.b.arrayItems(arrays); err != nil {
+		return un.undecidable(err.Error())
+	}
+	return false, nil
+}
+
+// mergeScalars makes the alternatives of one scalar type one value whose
+// Validate tries each alternative's constraints. When every alternative
+// is of that type, the union is that value (or one enum), and done.
+func (un *untagged) mergeScalars() (done bool, err error) {
+	t, s := un.t, un.s
+	for _, k := range []string{"boolean", "integer", "number", "string"} {
+		if len(un.byKind[k]) < 2 {
+			continue
+		}
+		r, set := un.b.scalarAlts(un.byKind[k], k, len(s.OneOf) > 0)
+		if r == nil {
+			return un.undecidable(fmt.Sprintf("two variants are of JSON type %s", k))
+		}
+		un.merged[k] = r
+		if len(un.byKind) == 1 && t.Union.Fallback == nil {
 			if e := valueEnum(s, k, set); e != nil {
 				// Every alternative lists values: the union is one enum.
 				t.Union = nil
-				return b.fillEnum(t, e)
+				return true, un.b.fillEnum(t, e)
 			}
 			// Every alternative is of that type: the union is that value.
 			c := constraints(s)
 			c.Alts, c.OneOfAlts = r.Check.Alts, r.Check.OneOfAlts
 			t.Kind, t.Union, t.Under, t.Check = Named, nil, &Ref{Kind: Builtin, Builtin: r.Builtin}, c
-			return nil
+			return true, nil
 		}
 	}
+	return false, nil
+}
+
+// variants makes the union's variants, kind by kind: one for the merged
+// alternatives of a scalar kind, one for each other alternative.
+func (un *untagged) variants() (done bool, err error) {
+	u := un.t.Union
 	for _, k := range jsonKinds {
-		for _, vi := range byKind[k] {
-			if len(byKind[k]) > 1 && k != "object" && k != "array" {
-				if vi != byKind[k][0] {
+		alts := un.byKind[k]
+		for _, vi := range alts {
+			if len(alts) > 1 && k != "object" && k != "array" {
+				if vi != alts[0] {
 					continue
 				}
 				// One variant for the alternatives of this type.
-				u.Variants = append(u.Variants, b.scalarVariant(t, s, k, merged[k]))
+				u.Variants = append(u.Variants, un.b.scalarVariant(un.t, un.s, k, un.merged[k]))
 				continue
 			}
-			v := &Variant{Union: t, JSONKind: k, Doc: vi.s.Description}
-			if it := items[vi]; it != nil {
-				v.ItemKind, v.ItemKeys = it.kind, it.keys
+			if done, err := un.variant(vi, k); done || err != nil {
+				return done, err
 			}
-			for name := range vi.req {
-				v.Keys = append(v.Keys, name)
-			}
-			sort.Strings(v.Keys)
-			hint := vi.s.Title
-			if hint == "" {
-				hint = k
-			}
-			var err error
-			if k == "object" {
-				v.Type, err = b.objectVariant(t, s, vi, hint, v.Doc, byKind["object"])
-			} else {
-				v.Type, err = b.valueVariant(t, vi, k, hint, v.Doc, items[vi])
-			}
-			var uv unionVariant
-			if errors.As(err, &uv) {
-				return b.undecidable(t, s, infos, uv.why)
-			}
-			if err != nil {
-				return err
-			}
-			v.Type.Unions = append(v.Type.Unions, v)
-			u.Variants = append(u.Variants, v)
 		}
 	}
-	// Objects decided by keys: more required members first, then order.
-	sort.SliceStable(u.Variants, func(i, j int) bool {
-		return u.Variants[i].JSONKind == "object" && u.Variants[j].JSONKind == "object" && len(u.Variants[i].Keys) > len(u.Variants[j].Keys)
-	})
-	b.joins = append(b.joins, joins...)
-	return nil
+	return false, nil
+}
+
+// variant makes the alternative vi, of JSON kind k, a variant of a type
+// of its own.
+func (un *untagged) variant(vi *variantInfo, k string) (done bool, err error) {
+	b, t, u := un.b, un.t, un.t.Union
+	v := &Variant{Union: t, JSONKind: k, Doc: vi.s.Description}
+	it := un.items[vi]
+	if it != nil {
+		v.ItemKind, v.ItemKeys = it.kind, it.keys
+	}
+	for name := range vi.req {
+		v.Keys = append(v.Keys, name)
+	}
+	sort.Strings(v.Keys)
+	hint := vi.s.Title
+	if hint == "" {
+		hint = k
+	}
+	if k == "object" {
+		v.Type, err = b.objectVariant(t, un.s, vi, hint, v.Doc, un.byKind["object"])
+	} else {
+		v.Type, err = b.valueVariant(t, vi, k, hint, v.Doc, it)
+	}
+	var uv unionVariant
+	if errors.As(err, &uv) {
+		return un.undecidable(uv.why)
+	}
+	if err != nil {
+		return false, err
+	}
+	v.Type.Unions = append(v.Type.Unions, v)
+	u.Variants = append(u.Variants, v)
+	return false, nil
 }
 
 // scalarVariant is the one variant of an untagged union for its
