@@ -216,137 +216,163 @@ func checkCount(lo, hi *uint64, expr *jen.Statement, what string) []jen.Code {
 func (g *gen) checkBuiltin(b string, c model.Constraints, expr *jen.Statement) []jen.Code {
 	var out []jen.Code
 	if len(c.Alts) > 0 {
-		// Alternatives of one JSON type: each is tried on a quiet
-		// Checker, and one must hold (exactly one, for a oneOf).
-		var tries []jen.Code
-		open := 0 // alternatives with nothing to check: every value holds
-		for _, a := range c.Alts {
-			code := g.checkBuiltin(b, a, expr.Clone())
-			if len(code) == 0 {
-				open++
-			}
-			tries = append(tries, jen.Func().Params(jen.Id("c").Op("*").Add(wire("Checker"))).Block(code...))
+		code, whole := g.checkAlts(b, c, expr)
+		if whole {
+			return code
 		}
-		switch {
-		case open > 0 && !c.OneOfAlts, open == 1 && len(c.Alts) == 1:
-			// An anyOf with an alternative every value of the type
-			// holds: nothing to check.
-			c.Alts = nil
-			return g.checkBuiltin(b, c, expr)
-		case open == len(c.Alts):
-			// A oneOf of two or more such alternatives: no value holds
-			// exactly one.
-			c.Alts = nil
-			return append([]jen.Code{jen.Id("_").Op("=").Add(expr.Clone()),
-				fail("oneOf", jen.Id("p"), jen.Lit(fmt.Sprintf("matches %d of the alternatives of its oneOf, want exactly one", open)))},
-				g.checkBuiltin(b, c, expr)...)
-		}
-		bad, msg := jen.Id("n").Op("==").Lit(0), "matches none of the alternatives of its anyOf"
-		if c.OneOfAlts {
-			bad, msg = jen.Id("n").Op("!=").Lit(1), "matches %d of the alternatives of its oneOf, want exactly one"
-		}
-		kw := "anyOf"
-		if c.OneOfAlts {
-			kw = "oneOf"
-		}
-		fail := []jen.Code{jen.Id("p"), jen.Lit(kw), jen.Lit(msg)}
-		if c.OneOfAlts {
-			fail = append(fail, jen.Id("n"))
-		}
-		out = append(out, jen.Block(
-			jen.Id("n").Op(":=").Lit(0),
-			jen.For(jen.List(jen.Id("_"), jen.Id("try")).Op(":=").Range().Index().Func().Params(jen.Op("*").Add(wire("Checker"))).Values(tries...)).Block(
-				jen.Var().Id("q").Add(wire("Checker")),
-				jen.Id("q").Dot("Quiet").Call(),
-				jen.Id("try").Call(jen.Op("&").Id("q")),
-				jen.If(jen.Op("!").Id("q").Dot("Failed").Call()).Block(jen.Id("n").Op("++")),
-			),
-			jen.If(bad).Block(jen.Id("c").Dot("FailKeyword").Call(fail...)),
-		))
+		out = code
 		c.Alts = nil
 	}
-	switch {
-	case b == "string":
-		if c.MinLength != nil && *c.MinLength > 0 {
-			out = append(out, jen.If(jen.Qual("unicode/utf8", "RuneCountInString").Call(jen.String().Parens(expr)).Op("<").Lit(int(*c.MinLength))).Block(
-				fail("minLength", jen.Id("p"), jen.Lit(fmt.Sprintf("is shorter than %d characters", *c.MinLength)))))
-		}
-		if c.MaxLength != nil {
-			out = append(out, jen.If(jen.Qual("unicode/utf8", "RuneCountInString").Call(jen.String().Parens(expr)).Op(">").Lit(int(*c.MaxLength))).Block(
-				fail("maxLength", jen.Id("p"), jen.Lit(fmt.Sprintf("is longer than %d characters", *c.MaxLength)))))
-		}
-		if fn, ok := model.CheckedFormats[c.Format]; ok {
-			pkg, name, _ := strings.Cut(fn, ".")
-			f := wire(name)
-			if pkg == "check" {
-				f = jen.Qual(CheckPath, name)
-			}
-			out = append(out, jen.If(jen.Op("!").Add(f).Call(jen.String().Parens(expr))).Block(
-				fail("format", jen.Id("p"), jen.Lit("%q is not a valid "+pct(c.Format)), jen.String().Parens(expr))))
-		}
-		if c.Pattern != "" && PatternOK(c.Pattern) {
-			out = append(out, jen.If(jen.Op("!").Add(g.pattern(c.Pattern)).Dot("MatchString").Call(jen.String().Parens(expr))).Block(
-				fail("pattern", jen.Id("p"), jen.Lit("%q does not match the pattern "+pct(c.Pattern)), jen.String().Parens(expr))))
-		}
-		if len(c.Enum) > 0 {
-			var vals []jen.Code
-			var names []string
-			for _, e := range c.Enum {
-				if s, err := strconv.Unquote(e); err == nil {
-					vals = append(vals, jen.Lit(s))
-					names = append(names, s)
-				}
-			}
-			if len(vals) == len(c.Enum) {
-				out = append(out, jen.Switch(jen.String().Parens(expr)).Block(
-					jen.Case(vals...),
-					jen.Default().Block(failNotOneOf(enumKeyword(c.Enum), jen.Id("p"), jen.String().Parens(expr), names))))
-			}
-		}
-	case b == "float64":
-		out = append(out, floatBounds(c, jen.Float64().Parens(expr))...)
-		if len(c.Enum) > 0 {
-			var vals []jen.Code
-			for _, e := range c.Enum {
-				f, err := strconv.ParseFloat(e, 64)
-				if err != nil {
-					vals = nil
-					break
-				}
-				vals = append(vals, jen.Lit(f))
-			}
-			if vals != nil {
-				out = append(out, jen.Switch(jen.Float64().Parens(expr)).Block(
-					jen.Case(vals...),
-					jen.Default().Block(fail(enumKeyword(c.Enum), jen.Id("p"), jen.Lit("%v is not one of "+pct(strings.Join(c.Enum, ", "))), jen.Float64().Parens(expr.Clone())))))
-			}
-		}
-	case b == "bool":
-		// An enum (or const) of one boolean: the other is wrong.
-		if len(c.Enum) == 1 && (c.Enum[0] == "true" || c.Enum[0] == "false") {
-			out = append(out, jen.If(jen.Bool().Parens(expr).Op("!=").Lit(c.Enum[0] == "true")).Block(
-				fail(enumKeyword(c.Enum), jen.Id("p"), jen.Lit("%v is not "+c.Enum[0]), jen.Bool().Parens(expr.Clone()))))
-		}
+	switch b {
+	case "string":
+		out = append(out, g.checkString(c, expr)...)
+	case "float64":
+		out = append(out, checkFloat(c, expr)...)
+	case "bool":
+		out = append(out, checkBool(c, expr)...)
 	default:
-		out = append(out, intBounds(b, c, expr)...)
-		if len(c.Enum) > 0 {
-			var vals []jen.Code
-			for _, e := range c.Enum {
-				n, err := strconv.ParseInt(e, 10, 64)
-				if err != nil {
-					vals = nil
-					break
-				}
-				vals = append(vals, jen.Lit(n))
-			}
-			if vals != nil {
-				out = append(out, jen.Switch(jen.Int64().Parens(expr)).Block(
-					jen.Case(vals...),
-					jen.Default().Block(fail(enumKeyword(c.Enum), jen.Id("p"), jen.Lit("%d is not one of "+pct(strings.Join(c.Enum, ", "))), jen.Int64().Parens(expr.Clone())))))
-			}
-		}
+		out = append(out, checkInt(b, c, expr)...)
 	}
 	return append(out, notEnum(b, c, expr)...)
+}
+
+// checkAlts checks the alternatives of one JSON type c.Alts: each is
+// tried on a quiet Checker, and one must hold (exactly one, for a oneOf).
+// whole is set when code is the value's whole check, its other
+// constraints' too: when the alternatives decide nothing, or nothing but
+// that no value holds exactly one.
+func (g *gen) checkAlts(b string, c model.Constraints, expr *jen.Statement) (code []jen.Code, whole bool) {
+	var tries []jen.Code
+	open := 0 // alternatives with nothing to check: every value holds
+	for _, a := range c.Alts {
+		code := g.checkBuiltin(b, a, expr.Clone())
+		if len(code) == 0 {
+			open++
+		}
+		tries = append(tries, jen.Func().Params(jen.Id("c").Op("*").Add(wire("Checker"))).Block(code...))
+	}
+	switch {
+	case open > 0 && !c.OneOfAlts, open == 1 && len(c.Alts) == 1:
+		// An anyOf with an alternative every value of the type
+		// holds: nothing to check.
+		c.Alts = nil
+		return g.checkBuiltin(b, c, expr), true
+	case open == len(c.Alts):
+		// A oneOf of two or more such alternatives: no value holds
+		// exactly one.
+		c.Alts = nil
+		return append([]jen.Code{jen.Id("_").Op("=").Add(expr.Clone()),
+			fail("oneOf", jen.Id("p"), jen.Lit(fmt.Sprintf("matches %d of the alternatives of its oneOf, want exactly one", open)))},
+			g.checkBuiltin(b, c, expr)...), true
+	}
+	bad, kw, msg := jen.Id("n").Op("==").Lit(0), "anyOf", "matches none of the alternatives of its anyOf"
+	if c.OneOfAlts {
+		bad, kw, msg = jen.Id("n").Op("!=").Lit(1), "oneOf", "matches %d of the alternatives of its oneOf, want exactly one"
+	}
+	args := []jen.Code{jen.Id("p"), jen.Lit(kw), jen.Lit(msg)}
+	if c.OneOfAlts {
+		args = append(args, jen.Id("n"))
+	}
+	return []jen.Code{jen.Block(
+		jen.Id("n").Op(":=").Lit(0),
+		jen.For(jen.List(jen.Id("_"), jen.Id("try")).Op(":=").Range().Index().Func().Params(jen.Op("*").Add(wire("Checker"))).Values(tries...)).Block(
+			jen.Var().Id("q").Add(wire("Checker")),
+			jen.Id("q").Dot("Quiet").Call(),
+			jen.Id("try").Call(jen.Op("&").Id("q")),
+			jen.If(jen.Op("!").Id("q").Dot("Failed").Call()).Block(jen.Id("n").Op("++")),
+		),
+		jen.If(bad).Block(jen.Id("c").Dot("FailKeyword").Call(args...)),
+	)}, false
+}
+
+// checkString checks a string's length, format, pattern and enum.
+func (g *gen) checkString(c model.Constraints, expr *jen.Statement) []jen.Code {
+	var out []jen.Code
+	if c.MinLength != nil && *c.MinLength > 0 {
+		out = append(out, jen.If(jen.Qual("unicode/utf8", "RuneCountInString").Call(jen.String().Parens(expr)).Op("<").Lit(int(*c.MinLength))).Block(
+			fail("minLength", jen.Id("p"), jen.Lit(fmt.Sprintf("is shorter than %d characters", *c.MinLength)))))
+	}
+	if c.MaxLength != nil {
+		out = append(out, jen.If(jen.Qual("unicode/utf8", "RuneCountInString").Call(jen.String().Parens(expr)).Op(">").Lit(int(*c.MaxLength))).Block(
+			fail("maxLength", jen.Id("p"), jen.Lit(fmt.Sprintf("is longer than %d characters", *c.MaxLength)))))
+	}
+	if fn, ok := model.CheckedFormats[c.Format]; ok {
+		pkg, name, _ := strings.Cut(fn, ".")
+		f := wire(name)
+		if pkg == "check" {
+			f = jen.Qual(CheckPath, name)
+		}
+		out = append(out, jen.If(jen.Op("!").Add(f).Call(jen.String().Parens(expr))).Block(
+			fail("format", jen.Id("p"), jen.Lit("%q is not a valid "+pct(c.Format)), jen.String().Parens(expr))))
+	}
+	if c.Pattern != "" && PatternOK(c.Pattern) {
+		out = append(out, jen.If(jen.Op("!").Add(g.pattern(c.Pattern)).Dot("MatchString").Call(jen.String().Parens(expr))).Block(
+			fail("pattern", jen.Id("p"), jen.Lit("%q does not match the pattern "+pct(c.Pattern)), jen.String().Parens(expr))))
+	}
+	if len(c.Enum) == 0 {
+		return out
+	}
+	var vals []jen.Code
+	var names []string
+	for _, e := range c.Enum {
+		if s, err := strconv.Unquote(e); err == nil {
+			vals = append(vals, jen.Lit(s))
+			names = append(names, s)
+		}
+	}
+	if len(vals) == len(c.Enum) {
+		out = append(out, jen.Switch(jen.String().Parens(expr)).Block(
+			jen.Case(vals...),
+			jen.Default().Block(failNotOneOf(enumKeyword(c.Enum), jen.Id("p"), jen.String().Parens(expr), names))))
+	}
+	return out
+}
+
+// checkFloat checks a float64's bounds and enum.
+func checkFloat(c model.Constraints, expr *jen.Statement) []jen.Code {
+	out := floatBounds(c, jen.Float64().Parens(expr))
+	if len(c.Enum) == 0 {
+		return out
+	}
+	var vals []jen.Code
+	for _, e := range c.Enum {
+		f, err := strconv.ParseFloat(e, 64)
+		if err != nil {
+			return out
+		}
+		vals = append(vals, jen.Lit(f))
+	}
+	return append(out, jen.Switch(jen.Float64().Parens(expr)).Block(
+		jen.Case(vals...),
+		jen.Default().Block(fail(enumKeyword(c.Enum), jen.Id("p"), jen.Lit("%v is not one of "+pct(strings.Join(c.Enum, ", "))), jen.Float64().Parens(expr.Clone())))))
+}
+
+// checkBool checks an enum (or const) of one boolean: the other is wrong.
+func checkBool(c model.Constraints, expr *jen.Statement) []jen.Code {
+	if len(c.Enum) == 1 && (c.Enum[0] == "true" || c.Enum[0] == "false") {
+		return []jen.Code{jen.If(jen.Bool().Parens(expr).Op("!=").Lit(c.Enum[0] == "true")).Block(
+			fail(enumKeyword(c.Enum), jen.Id("p"), jen.Lit("%v is not "+c.Enum[0]), jen.Bool().Parens(expr.Clone())))}
+	}
+	return nil
+}
+
+// checkInt checks an integer's bounds and enum; b is its Go type.
+func checkInt(b string, c model.Constraints, expr *jen.Statement) []jen.Code {
+	out := intBounds(b, c, expr)
+	if len(c.Enum) == 0 {
+		return out
+	}
+	var vals []jen.Code
+	for _, e := range c.Enum {
+		n, err := strconv.ParseInt(e, 10, 64)
+		if err != nil {
+			return out
+		}
+		vals = append(vals, jen.Lit(n))
+	}
+	return append(out, jen.Switch(jen.Int64().Parens(expr)).Block(
+		jen.Case(vals...),
+		jen.Default().Block(fail(enumKeyword(c.Enum), jen.Id("p"), jen.Lit("%d is not one of "+pct(strings.Join(c.Enum, ", "))), jen.Int64().Parens(expr.Clone())))))
 }
 
 // notEnum checks that a string or integer is none of the values its
