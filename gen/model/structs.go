@@ -78,21 +78,73 @@ func (b *builder) fillStruct(t *Type, s *load.Schema, base *load.Schema) error {
 }
 
 func (b *builder) fillStructSkip(t *Type, s *load.Schema, base *load.Schema, skip string) error {
-	var ps []load.Property
-	req := map[string]bool{}
-	closed := false
+	ps, req, closed, err := b.structMembers(s, base)
+	if err != nil {
+		return err
+	}
+	var srcs []*load.Schema // the schemas of the struct: base (if any), then s
+	for _, src := range []*load.Schema{base, s} {
+		if src != nil {
+			srcs = append(srcs, src)
+		}
+	}
+	// Constraints of the merged allOf members (an if/then, a not) now
+	// belong to this struct: Validate does not check them.
+	for _, src := range srcs {
+		t.Unchecked = append(t.Unchecked, b.mergedUnchecked(src, map[*load.Schema]bool{})...)
+	}
+	st := &StructType{Open: !closed}
+	if closed {
+		patternMembers(t, st, srcs)
+	}
+	fields, err := b.structFields(t, st, ps, req, skip)
+	if err != nil {
+		return err
+	}
+	b.propertyCounts(t, st, s, base)
+	if st.Open || len(st.Patterns) > 0 {
+		st.ExtraName = fields.take("Unknown", "UnknownMembers")
+		if base == nil {
+			if err := b.extraRules(t, st, s); err != nil {
+				return err
+			}
+		}
+	}
+	t.Kind, t.Struct = Struct, st
+	b.mergedAlternatives(t, st, s)
+	b.structRules(t, st, srcs)
+	if err := b.memberNames(t, st, s, base); err != nil {
+		return err
+	}
+	if base != nil || skip != "" {
+		return nil
+	}
+	if s.If != nil && st.Rules == nil && (s.Then != nil || s.Else != nil) {
+		if err := b.condition(t, st, s, ps); err != nil {
+			return err
+		}
+	}
+	if ref := embeddedRef(s); ref != nil {
+		b.embeds = append(b.embeds, embedding{t: t, of: ref})
+	}
+	return nil
+}
+
+// structMembers returns the members of the struct of s: those of base
+// (the enclosing union's own, which come first), then those of s, which
+// take the place of a base member of the same name.
+func (b *builder) structMembers(s, base *load.Schema) (ps []load.Property, req map[string]bool, closed bool, err error) {
+	req = map[string]bool{}
 	if base != nil {
 		bs := *base
 		bs.OneOf, bs.AnyOf = nil, nil
-		p, r, c, err := b.props(&bs, map[*load.Schema]bool{})
-		if err != nil {
-			return err
+		if ps, req, closed, err = b.props(&bs, map[*load.Schema]bool{}); err != nil {
+			return nil, nil, false, err
 		}
-		ps, req, closed = p, r, c
 	}
 	p, r, c, err := b.props(s, map[*load.Schema]bool{})
 	if err != nil {
-		return err
+		return nil, nil, false, err
 	}
 	for _, x := range p {
 		dup := false
@@ -111,28 +163,25 @@ func (b *builder) fillStructSkip(t *Type, s *load.Schema, base *load.Schema, ski
 	for k := range r {
 		req[k] = true
 	}
-	closed = closed || c
-	// Constraints of the merged allOf members (an if/then, a not) now
-	// belong to this struct: Validate does not check them.
-	for _, src := range []*load.Schema{base, s} {
-		if src != nil {
-			t.Unchecked = append(t.Unchecked, b.mergedUnchecked(src, map[*load.Schema]bool{})...)
-		}
-	}
-	st := &StructType{Open: !closed}
-	if closed {
-		for _, src := range []*load.Schema{base, s} {
-			if src == nil {
-				continue
-			}
-			for _, pp := range src.PatternProperties {
-				st.Patterns = append(st.Patterns, pp.Name)
-				if structural(pp.Schema) || pp.Schema.Ref != "" || !PatternOK(pp.Name) {
-					t.Unchecked = append(t.Unchecked, "patternProperties "+pp.Name)
-				}
+	return ps, req, closed || c, nil
+}
+
+// patternMembers lists, for a closed struct, the patterns of the members
+// it takes besides its fields, and those Validate does not check.
+func patternMembers(t *Type, st *StructType, srcs []*load.Schema) {
+	for _, src := range srcs {
+		for _, pp := range src.PatternProperties {
+			st.Patterns = append(st.Patterns, pp.Name)
+			if structural(pp.Schema) || pp.Schema.Ref != "" || !PatternOK(pp.Name) {
+				t.Unchecked = append(t.Unchecked, "patternProperties "+pp.Name)
 			}
 		}
 	}
+}
+
+// structFields makes a field of each member but skip, and returns the
+// namer of the struct's Go names.
+func (b *builder) structFields(t *Type, st *StructType, ps []load.Property, req map[string]bool, skip string) (*namer, error) {
 	fields := newNamer()
 	for name := range reservedMethods {
 		fields.used[name] = true
@@ -143,10 +192,16 @@ func (b *builder) fillStructSkip(t *Type, s *load.Schema, base *load.Schema, ski
 		}
 		f, err := b.field(t, p, req[p.Name], fields)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		st.Fields = append(st.Fields, f)
 	}
+	return fields, nil
+}
+
+// propertyCounts makes the struct check s's minProperties and
+// maxProperties; those of the schemas merged into it stay unchecked.
+func (b *builder) propertyCounts(t *Type, st *StructType, s, base *load.Schema) {
 	if base == nil && (s.MinProperties != nil || s.MaxProperties != nil) {
 		st.MinProps, st.MaxProps = s.MinProperties, s.MaxProperties
 		dropUnchecked(t, "minProperties/maxProperties")
@@ -157,58 +212,31 @@ func (b *builder) fillStructSkip(t *Type, s *load.Schema, base *load.Schema, ski
 			t.Unchecked = append(t.Unchecked, "minProperties/maxProperties")
 		}
 	})
-	if st.Open || len(st.Patterns) > 0 {
-		st.ExtraName = fields.take("Unknown", "UnknownMembers")
-		if base == nil {
-			if err := b.extraRules(t, st, s); err != nil {
-				return err
-			}
-		}
-	}
-	t.Kind, t.Struct = Struct, st
-	// if/then and not at object level: Validate checks the simple forms;
-	// if every one has such a form, they no longer make the type incomplete.
-	var srcs []*load.Schema
-	for _, src := range []*load.Schema{base, s} {
-		if src != nil {
-			srcs = append(srcs, src)
-		}
-	}
-	b.mergedAlternatives(t, st, s)
+}
+
+// structRules makes the struct check dependentRequired, and if/then and
+// not at object level, in the simple forms Validate checks; if every one
+// has such a form, they no longer make the type incomplete.
+func (b *builder) structRules(t *Type, st *StructType, srcs []*load.Schema) {
 	if deps, ok := dependencies(st, srcs); ok && len(deps) > 0 {
 		st.Dependent = deps
-		var keep []string
-		for _, u := range t.Unchecked {
-			if u != "dependentRequired" {
-				keep = append(keep, u)
-			}
-		}
-		t.Unchecked = keep
+		withoutUnchecked(t, "dependentRequired")
 	}
 	if rules, notAll, ok := b.conditions(st, srcs); ok && (len(rules) > 0 || len(notAll) > 0) {
 		st.Rules, st.NotAll = rules, notAll
-		var keep []string
-		for _, u := range t.Unchecked {
-			if u != "if" && u != "not" {
-				keep = append(keep, u)
-			}
-		}
-		t.Unchecked = keep
+		withoutUnchecked(t, "if", "not")
 	}
-	if err := b.memberNames(t, st, s, base); err != nil {
-		return err
-	}
-	if base == nil && skip == "" && s.If != nil && st.Rules == nil && (s.Then != nil || s.Else != nil) {
-		if err := b.condition(t, st, s, ps); err != nil {
-			return err
+}
+
+// withoutUnchecked takes every one of labels off t's unchecked list.
+func withoutUnchecked(t *Type, labels ...string) {
+	var keep []string
+	for _, u := range t.Unchecked {
+		if !slices.Contains(labels, u) {
+			keep = append(keep, u)
 		}
 	}
-	if base == nil && skip == "" {
-		if ref := embeddedRef(s); ref != nil {
-			b.embeds = append(b.embeds, embedding{t: t, of: ref})
-		}
-	}
-	return nil
+	t.Unchecked = keep
 }
 
 // mergedAlternatives reads the anyOf and oneOf of the schemas s merges
