@@ -11,57 +11,92 @@ import (
 // fillEnum makes a string or integer enum.
 func (b *builder) fillEnum(t *Type, s *load.Schema) error {
 	e := &EnumType{}
-	type val struct {
-		v    any
-		doc  string
-		name string
+	vals, openAlt := enumValues(t, e, s)
+	kind, mixed := enumKind(vals)
+	if mixed {
+		var values []any
+		for _, v := range vals {
+			values = append(values, v.v)
+		}
+		alts := mixedEnum(s, values, e.Open)
+		if e.Open {
+			alts = withOpen(alts, openAlt)
+		}
+		if alts != nil {
+			return b.fillUnion(t, &load.Schema{Loc: s.Loc, Doc: s.Doc, Base: s.Base, Title: s.Title, Description: s.Description, OneOf: alts})
+		}
+		return s.Loc.Errorf("enum values must be strings, integers, booleans or null (values of several of these types become a union); write objects, arrays and numbers with a fraction as a oneOf of separate schemas")
 	}
-	var vals []val
-	var openAlt *load.Schema // the one alternative that is not a value list
+	e.Base = enumBase(e, s, kind, vals)
+	e.Values = enumConsts(t, vals)
+	t.Kind, t.Enum = Enum, e
+	return nil
+}
+
+// enumVal is a value an enum lists, with the doc and name its schema
+// gives it.
+type enumVal struct {
+	v    any
+	doc  string
+	name string
+}
+
+// enumValues returns the values the enum s lists: its enum, or the
+// consts and enums of its alternatives. An alternative that is no value
+// list makes the enum open (it is returned as openAlt).
+func enumValues(t *Type, e *EnumType, s *load.Schema) (vals []enumVal, openAlt *load.Schema) {
 	if len(s.Enum) > 0 {
 		for _, v := range s.Enum {
-			vals = append(vals, val{v: v})
+			vals = append(vals, enumVal{v: v})
 		}
-	} else {
-		alts := s.OneOf
-		if len(alts) == 0 {
-			alts = s.AnyOf
-		}
-		for _, a := range alts {
-			switch {
-			case a.HasConst:
-				vals = append(vals, val{v: a.Const, doc: a.Description, name: a.Title})
-			case len(a.Enum) > 0:
-				for _, v := range a.Enum {
-					vals = append(vals, val{v: v, doc: a.Description})
-				}
-			default:
-				// A value the enum does not list must be valid against
-				// this alternative: its constraints are checked then.
-				if e.Open {
-					// Several free alternatives: a value needs only one.
-					t.Unchecked = append(t.Unchecked, "anyOf of several open alternatives")
-					e.OpenCheck = Constraints{}
-					break
-				}
-				e.Open = true
-				openAlt = a
-				e.OpenDoc = a.Description
-				e.OpenCheck = constraints(a)
-				t.Unchecked = append(t.Unchecked, unchecked(a)...)
-				if a.Ref != "" || len(a.AllOf)+len(a.AnyOf)+len(a.OneOf) > 0 {
-					t.Unchecked = append(t.Unchecked, "an open alternative made of other schemas")
-				}
-				if a.Pattern != "" && !PatternOK(a.Pattern) {
-					t.Unchecked = append(t.Unchecked, "pattern")
-				}
-				if f := e.OpenCheck.Format; f != "" && CheckedFormats[f] == "" {
-					t.Unchecked = append(t.Unchecked, "format "+f)
-				}
+		return vals, nil
+	}
+	alts := s.OneOf
+	if len(alts) == 0 {
+		alts = s.AnyOf
+	}
+	for _, a := range alts {
+		switch {
+		case a.HasConst:
+			vals = append(vals, enumVal{v: a.Const, doc: a.Description, name: a.Title})
+		case len(a.Enum) > 0:
+			for _, v := range a.Enum {
+				vals = append(vals, enumVal{v: v, doc: a.Description})
 			}
+		case e.Open:
+			// Several free alternatives: a value needs only one.
+			t.Unchecked = append(t.Unchecked, "anyOf of several open alternatives")
+			e.OpenCheck = Constraints{}
+		default:
+			openAlt = a
+			openAlternative(t, e, a)
 		}
 	}
-	kind := ""
+	return vals, openAlt
+}
+
+// openAlternative makes the enum e open to the values its alternative a
+// takes: a value the enum does not list must be valid against a, whose
+// constraints are checked then.
+func openAlternative(t *Type, e *EnumType, a *load.Schema) {
+	e.Open = true
+	e.OpenDoc = a.Description
+	e.OpenCheck = constraints(a)
+	t.Unchecked = append(t.Unchecked, unchecked(a)...)
+	if a.Ref != "" || len(a.AllOf)+len(a.AnyOf)+len(a.OneOf) > 0 {
+		t.Unchecked = append(t.Unchecked, "an open alternative made of other schemas")
+	}
+	if a.Pattern != "" && !PatternOK(a.Pattern) {
+		t.Unchecked = append(t.Unchecked, "pattern")
+	}
+	if f := e.OpenCheck.Format; f != "" && CheckedFormats[f] == "" {
+		t.Unchecked = append(t.Unchecked, "format "+f)
+	}
+}
+
+// enumKind returns the kind of the enum's values, string or integer;
+// mixed is set when they are of several kinds, or of another.
+func enumKind(vals []enumVal) (kind string, mixed bool) {
 	for _, v := range vals {
 		k := "other"
 		switch x := v.v.(type) {
@@ -76,45 +111,45 @@ func (b *builder) fillEnum(t *Type, s *load.Schema) error {
 			kind = k
 		}
 		if k != kind || k == "other" {
-			var values []any
-			for _, v := range vals {
-				values = append(values, v.v)
-			}
-			alts := mixedEnum(s, values, e.Open)
-			if e.Open {
-				alts = withOpen(alts, openAlt)
-			}
-			if alts != nil {
-				return b.fillUnion(t, &load.Schema{Loc: s.Loc, Doc: s.Doc, Base: s.Base, Title: s.Title, Description: s.Description, OneOf: alts})
-			}
-			return s.Loc.Errorf("enum values must be strings, integers, booleans or null (values of several of these types become a union); write objects, arrays and numbers with a fraction as a oneOf of separate schemas")
+			return kind, true
 		}
 	}
+	return kind, false
+}
+
+// enumBase is the Go type of the enum's values: string, or the integer
+// type its formats name or its values fit.
+func enumBase(e *EnumType, s *load.Schema, kind string, vals []enumVal) *Ref {
 	if kind == "string" {
-		e.Base = &Ref{Kind: Builtin, Builtin: "string"}
-	} else {
-		lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
-		for _, v := range vals {
-			n, _ := strconv.ParseInt(string(v.v.(json.Number)), 10, 64)
-			lo, hi = min(lo, n), max(hi, n)
-		}
-		it := "int64"
-		if e.Open && len(s.AnyOf) > 0 {
-			if f := s.AnyOf[len(s.AnyOf)-1].Format; f != "" {
-				if g, ok := formatInts[f]; ok {
-					it = g
-				}
-			}
-		} else if lo >= math.MinInt32 && hi <= math.MaxInt32 {
-			it = "int32"
-		}
-		for _, a := range append(s.AnyOf, s.OneOf...) {
-			if g, ok := formatInts[a.Format]; ok {
+		return &Ref{Kind: Builtin, Builtin: "string"}
+	}
+	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+	for _, v := range vals {
+		n, _ := strconv.ParseInt(string(v.v.(json.Number)), 10, 64)
+		lo, hi = min(lo, n), max(hi, n)
+	}
+	it := "int64"
+	if e.Open && len(s.AnyOf) > 0 {
+		if f := s.AnyOf[len(s.AnyOf)-1].Format; f != "" {
+			if g, ok := formatInts[f]; ok {
 				it = g
 			}
 		}
-		e.Base = &Ref{Kind: Builtin, Builtin: it}
+	} else if lo >= math.MinInt32 && hi <= math.MaxInt32 {
+		it = "int32"
 	}
+	for _, a := range append(s.AnyOf, s.OneOf...) {
+		if g, ok := formatInts[a.Format]; ok {
+			it = g
+		}
+	}
+	return &Ref{Kind: Builtin, Builtin: it}
+}
+
+// enumConsts names a constant for each value of the enum t; a value
+// listed twice is one constant.
+func enumConsts(t *Type, vals []enumVal) []*EnumValue {
+	var out []*EnumValue
 	consts := newNamer(t.Name)
 	seenValues := map[string]bool{}
 	for _, v := range vals {
@@ -130,15 +165,13 @@ func (b *builder) fillEnum(t *Type, s *load.Schema) error {
 		}
 		raw, _ := json.Marshal(v.v)
 		if seenValues[string(raw)] {
-			// A value listed twice is one constant.
 			continue
 		}
 		seenValues[string(raw)] = true
 		name := consts.take(t.Name + GoName(suffix))
-		e.Values = append(e.Values, &EnumValue{Name: name, Go: lit, JSON: string(raw), Doc: v.doc})
+		out = append(out, &EnumValue{Name: name, Go: lit, JSON: string(raw), Doc: v.doc})
 	}
-	t.Kind, t.Enum = Enum, e
-	return nil
+	return out
 }
 
 // EnumType is a string or integer enum.
