@@ -35,24 +35,7 @@ import (
 // (their accessors and helpers are named after the type), and so do
 // embedded structs and the structs that embed them.
 func shareShapes(p *Package) {
-	inCond := map[*Type]bool{}
-	for _, t := range p.Types {
-		if st := t.Struct; st != nil && st.Cond != nil {
-			for _, x := range st.Cond.Types {
-				inCond[x] = true
-			}
-		}
-	}
-	cls := map[*Type]int{}
-	var cand []*Type
-	for i, t := range p.Types {
-		if shareable(t) && !inCond[t] && (t.Doc == "" || memberOwned(t)) {
-			cand = append(cand, t)
-			cls[t] = 0
-		} else {
-			cls[t] = -1 - i // a class of its own
-		}
-	}
+	cand, cls := shareCandidates(p)
 	if len(cand) < 2 {
 		return
 	}
@@ -61,49 +44,87 @@ func shareShapes(p *Package) {
 	var dup map[*Type]*Type
 	for {
 		dup = s.classes(cand, order)
-		// Two variants of one union must stay two types: the Go type of a
-		// value is what tells its variant (and tag) apart. Keeping one
-		// apart only splits classes, so a second round finds none.
-		split := false
-		for _, t := range p.Types {
-			if t.Union == nil || dup[t] != nil {
-				continue
-			}
-			first := map[*Type]*Type{} // by class, the first variant type in it
-			for _, v := range t.Union.Variants {
-				r := v.Type
-				if d := dup[r]; d != nil {
-					r = d
-				}
-				if f, ok := first[r]; ok {
-					// One of the two is not its class's first: it goes.
-					alone := v.Type
-					if dup[alone] == nil {
-						alone = f
-					}
-					s.keepApart(alone)
-					split = true
-					continue
-				}
-				first[r] = v.Type
-			}
-		}
-		if !split {
+		if !s.variantsApart(p, dup) {
 			break
 		}
 	}
 	if len(dup) == 0 {
 		return
 	}
+	relinkVariants(p, dup)
+	for _, t := range p.Types {
+		if r, ok := dup[t]; ok {
+			aliasTo(t, r)
+		}
+	}
+}
+
+// shareCandidates returns the types that may share another's Go type,
+// and a first class for every type: 0 for a candidate, one of its own for
+// any other.
+func shareCandidates(p *Package) (cand []*Type, cls map[*Type]int) {
+	inCond := map[*Type]bool{}
+	for _, t := range p.Types {
+		if st := t.Struct; st != nil && st.Cond != nil {
+			for _, x := range st.Cond.Types {
+				inCond[x] = true
+			}
+		}
+	}
+	cls = map[*Type]int{}
+	for i, t := range p.Types {
+		if shareable(t) && !inCond[t] && (t.Doc == "" || memberOwned(t)) {
+			cand = append(cand, t)
+			cls[t] = 0
+		} else {
+			cls[t] = -1 - i // a class of its own
+		}
+	}
+	return cand, cls
+}
+
+// variantsApart keeps apart two variants of one union that dup would
+// make one type, and reports whether it did. Two variants of one union
+// must stay two types: the Go type of a value is what tells its variant
+// (and tag) apart. Keeping one apart only splits classes, so a second
+// round finds none.
+func (s *shapes) variantsApart(p *Package, dup map[*Type]*Type) (split bool) {
+	for _, t := range p.Types {
+		if t.Union == nil || dup[t] != nil {
+			continue
+		}
+		first := map[*Type]*Type{} // by class, the first variant type in it
+		for _, v := range t.Union.Variants {
+			r := v.Type
+			if d := dup[r]; d != nil {
+				r = d
+			}
+			if f, ok := first[r]; ok {
+				// One of the two is not its class's first: it goes.
+				alone := v.Type
+				if dup[alone] == nil {
+					alone = f
+				}
+				s.keepApart(alone)
+				split = true
+				continue
+			}
+			first[r] = v.Type
+		}
+	}
+	return split
+}
+
+// relinkVariants makes the variants of the unions that stay name the
+// shared types, which are then variants of every union that names them;
+// the unions that go (the keys of dup) are no longer anyone's.
+func relinkVariants(p *Package, dup map[*Type]*Type) {
 	same := func(t *Type) *Type {
 		if r, ok := dup[t]; ok {
 			return r
 		}
 		return t
 	}
-	// The variants of the unions that stay name the shared types, which
-	// are then variants of every union that names them; the unions that go
-	// are no longer anyone's.
 	for _, t := range p.Types {
 		keep := t.Unions[:0]
 		for _, v := range t.Unions {
@@ -133,29 +154,29 @@ func shareShapes(p *Package) {
 			}
 		}
 	}
-	for _, t := range p.Types {
-		r, ok := dup[t]
-		if !ok {
-			continue
+}
+
+// aliasTo makes t an alias of r, the type of the same shape it shares:
+// t keeps its union's Unknown variant and its enum's constants as names
+// of r's, and its doc comment, which says which type it is.
+func aliasTo(t, r *Type) {
+	if t.Union != nil && t.Union.Unknown != "" && r.Union.Unknown != "" {
+		t.AlsoAliases = append(t.AlsoAliases, [2]string{t.Union.Unknown, r.Union.Unknown})
+	}
+	if t.Enum != nil {
+		for i, v := range t.Enum.Values {
+			t.AlsoConsts = append(t.AlsoConsts, [2]string{v.Name, r.Enum.Values[i].Name})
 		}
-		if t.Union != nil && t.Union.Unknown != "" && r.Union.Unknown != "" {
-			t.AlsoAliases = append(t.AlsoAliases, [2]string{t.Union.Unknown, r.Union.Unknown})
-		}
-		if t.Enum != nil {
-			for i, v := range t.Enum.Values {
-				t.AlsoConsts = append(t.AlsoConsts, [2]string{v.Name, r.Enum.Values[i].Name})
-			}
-		}
-		t.Kind, t.Under = Alias, &Ref{Kind: NamedRef, Type: r}
-		t.Struct, t.Union, t.Enum, t.RawUnion, t.OwnTag, t.Check = nil, nil, nil, nil, nil, Constraints{}
-		t.Unchecked, t.Unions = nil, nil
-		// The description reads as it would on a type of its own (goDocs
-		// keeps a doc that starts with the name), then says which it is.
-		if t.Doc == "" {
-			t.Doc = t.Name + " is " + r.Name + ": their schemas ask the same of a value."
-		} else {
-			t.Doc = GoDoc(t.Name, t.Doc) + "\n\nIt is " + r.Name + ": their schemas ask the same of a value."
-		}
+	}
+	t.Kind, t.Under = Alias, &Ref{Kind: NamedRef, Type: r}
+	t.Struct, t.Union, t.Enum, t.RawUnion, t.OwnTag, t.Check = nil, nil, nil, nil, nil, Constraints{}
+	t.Unchecked, t.Unions = nil, nil
+	// The description reads as it would on a type of its own (goDocs
+	// keeps a doc that starts with the name), then says which it is.
+	if t.Doc == "" {
+		t.Doc = t.Name + " is " + r.Name + ": their schemas ask the same of a value."
+	} else {
+		t.Doc = GoDoc(t.Name, t.Doc) + "\n\nIt is " + r.Name + ": their schemas ask the same of a value."
 	}
 }
 
