@@ -18,7 +18,48 @@ import (
 // Render returns the gofmt-formatted source of the package. sources names
 // the schema files it came from, for the file comment.
 func Render(p *model.Package, sources []string) ([]byte, error) {
-	f := jen.NewFile(p.Name)
+	f := newRootFile(p.Name, sources)
+	g := &gen{f: f, serde: p.SerdeFloats, serdeInts: p.SerdeIntegers, patterns: map[string]string{},
+		usesEncode: map[*model.Type]bool{}, usesCheck: map[*model.Type]bool{}}
+	g.markEmbedded(p)
+	body, cases, err := g.renderTypes(f, p)
+	if err != nil {
+		return nil, err
+	}
+	// Lookup and the patterns come last, after the types' code: they are
+	// formatted here, Lookup a run of cases at a time, and are not
+	// formatted again below.
+	lookup, err := lookupFunc(f, cases)
+	if err != nil {
+		return nil, fmt.Errorf("emit: generated code for Lookup does not parse (a generator bug): %w", err)
+	}
+	patterns, err := g.renderPatterns(f)
+	if err != nil {
+		return nil, err
+	}
+	src, err := withHeader(f, p.Name, body)
+	if err != nil {
+		return nil, err
+	}
+	extra := 1 + len(lookup) + 2 + len(patterns)
+	out, err := formatBody(src, extra, p.Name)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, '\n')
+	out = append(out, lookup...)
+	if pt := bytes.TrimSpace(patterns); len(pt) > 0 {
+		out = append(out, '\n')
+		out = append(append(out, pt...), '\n')
+	}
+	return out, nil
+}
+
+// newRootFile is the file that records the package's imports and renders
+// its header: the file comment, naming the schema files sources, and the
+// package clause.
+func newRootFile(pkg string, sources []string) *jen.File {
+	f := jen.NewFile(pkg)
 	// Formatting is done below, so that a failure reports the first error
 	// with a few lines around it instead of the whole source.
 	f.NoFormat = true
@@ -29,8 +70,12 @@ func Render(p *model.Package, sources []string) ([]byte, error) {
 	f.ImportName(WirePath, "wire")
 	f.ImportName(CheckPath, "check")
 	f.ImportName(jsonPath, "json")
-	g := &gen{f: f, serde: p.SerdeFloats, serdeInts: p.SerdeIntegers, patterns: map[string]string{},
-		usesEncode: map[*model.Type]bool{}, usesCheck: map[*model.Type]bool{}}
+	return f
+}
+
+// markEmbedded records the embedded structs whose member-wise encoder
+// (checker) a struct that embeds them calls.
+func (g *gen) markEmbedded(p *model.Package) {
 	for _, t := range p.Types {
 		if t.External != nil || t.Struct == nil || t.Struct.Embed == nil {
 			continue
@@ -45,20 +90,28 @@ func Render(p *model.Package, sources []string) ([]byte, error) {
 			}
 		}
 	}
-	// Each type's code is rendered as soon as it is built, so that the
-	// syntax trees of one type at a time are alive, not the package's: on
-	// a schema of 100,000 small types they were most of the memory. The
-	// file f only records the imports the code uses, in the order it uses
-	// them, so that names are given as a single rendering would give them.
-	// The body starts with room for the header, which is rendered last
-	// (it names the imports the body uses): putting it in front then
-	// copies no more than the header.
-	const headRoom = 64 << 10
-	var body bytes.Buffer
-	body.Write(make([]byte, headRoom))
+}
+
+// headRoom is the room left at the start of the body for the header.
+const headRoom = 64 << 10
+
+// renderTypes renders the code of every type of p, then the completeness
+// checks, into a body that starts with headRoom bytes of room for the
+// header, and returns the cases of Lookup.
+//
+// Each type's code is rendered as soon as it is built, so that the
+// syntax trees of one type at a time are alive, not the package's: on a
+// schema of 100,000 small types they were most of the memory. The root
+// file f only records the imports the code uses, in the order it uses
+// them, so that names are given as a single rendering would give them.
+// The header is rendered last (it names the imports the body uses):
+// putting it in the room in front then copies no more than the header.
+func (g *gen) renderTypes(f *jen.File, p *model.Package) (body []byte, cases lookupCases, err error) {
+	var buf bytes.Buffer
+	buf.Write(make([]byte, headRoom))
 	flush := func(part *jen.File, what string) error {
-		body.WriteByte('\n')
-		if err := part.Group.RenderWithFile(&body, f); err != nil {
+		buf.WriteByte('\n')
+		if err := part.Group.RenderWithFile(&buf, f); err != nil {
 			return fmt.Errorf("emit: generated code for %s does not parse (a generator bug): %w", what, err)
 		}
 		return nil
@@ -69,74 +122,72 @@ func Render(p *model.Package, sources []string) ([]byte, error) {
 		}
 		g.f = jen.NewFile(p.Name)
 		if err := g.typ(t); err != nil {
-			return nil, err
+			return nil, cases, err
 		}
 		if err := flush(g.f, t.Name); err != nil {
-			return nil, err
+			return nil, cases, err
 		}
 	}
 	g.f = jen.NewFile(p.Name)
-	cases := g.lookup(p)
+	cases = g.lookup(p)
 	if err := flush(g.f, "the completeness checks"); err != nil {
-		return nil, err
+		return nil, cases, err
 	}
-	// Lookup and the patterns come last, after the types' code: they are
-	// formatted here, Lookup a run of cases at a time, and are not
-	// formatted again below.
-	lookup, err := lookupFunc(f, cases)
-	if err != nil {
-		return nil, fmt.Errorf("emit: generated code for Lookup does not parse (a generator bug): %w", err)
+	return buf.Bytes(), cases, nil
+}
+
+// renderPatterns renders the package-level variables of the schemas'
+// patterns, if any.
+func (g *gen) renderPatterns(f *jen.File) ([]byte, error) {
+	if len(g.order) == 0 {
+		return nil, nil
 	}
+	var defs []jen.Code
+	for _, p := range g.order {
+		defs = append(defs, jen.Id(g.patterns[p]).Op("=").Qual("sync", "OnceValue").Call(
+			jen.Func().Params().Op("*").Qual("regexp", "Regexp").Block(
+				jen.Return(jen.Qual("regexp", "MustCompile").Call(jen.Lit(p))))))
+	}
+	vars := jen.Comment("The schemas' patterns, each compiled when first used, so that importing the package costs no compilation.").Line().Var().Defs(defs...)
 	var patterns bytes.Buffer
-	if len(g.order) > 0 {
-		var defs []jen.Code
-		for _, p := range g.order {
-			defs = append(defs, jen.Id(g.patterns[p]).Op("=").Qual("sync", "OnceValue").Call(
-				jen.Func().Params().Op("*").Qual("regexp", "Regexp").Block(
-					jen.Return(jen.Qual("regexp", "MustCompile").Call(jen.Lit(p))))))
-		}
-		vars := jen.Comment("The schemas' patterns, each compiled when first used, so that importing the package costs no compilation.").Line().Var().Defs(defs...)
-		if err := vars.RenderWithFile(&patterns, f); err != nil {
-			return nil, fmt.Errorf("emit: generated code for the patterns does not parse (a generator bug): %w", err)
-		}
+	if err := vars.RenderWithFile(&patterns, f); err != nil {
+		return nil, fmt.Errorf("emit: generated code for the patterns does not parse (a generator bug): %w", err)
 	}
-	// The header (package clause and the imports the code registered),
-	// formatted; the body was formatted a type at a time.
+	return patterns.Bytes(), nil
+}
+
+// withHeader puts the header (package clause and the imports the code
+// registered in f), formatted, in front of the body, in its head room
+// when it fits.
+func withHeader(f *jen.File, pkg string, body []byte) ([]byte, error) {
 	var head bytes.Buffer
 	if err := f.Render(&head); err != nil {
-		return nil, fmt.Errorf("emit: rendering package %s: %w", p.Name, err)
+		return nil, fmt.Errorf("emit: rendering package %s: %w", pkg, err)
 	}
 	header, err := format.Source(head.Bytes())
 	if err != nil {
-		return nil, fmt.Errorf("emit: generated code for package %s does not parse (a generator bug): %s", p.Name, sourceError(head.Bytes(), err))
+		return nil, fmt.Errorf("emit: generated code for package %s does not parse (a generator bug): %s", pkg, sourceError(head.Bytes(), err))
 	}
-	var src []byte
-	if b := body.Bytes(); len(header) <= headRoom {
-		src = b[headRoom-len(header):]
+	if len(header) <= headRoom {
+		src := body[headRoom-len(header):]
 		copy(src, header)
-	} else {
-		src = append(header, b[headRoom:]...)
+		return src, nil
 	}
-	body = bytes.Buffer{}
-	extra := 1 + len(lookup) + 2 + patterns.Len()
-	var out []byte
+	return append(header, body[headRoom:]...), nil
+}
+
+// formatBody returns src formatted; the body was formatted a type at a
+// time. extra is the room to leave for what follows it.
+func formatBody(src []byte, extra int, pkg string) ([]byte, error) {
 	if moved, ok := typesFirst(src, extra); ok {
 		// Every declaration was formatted with its type, and typesFirst
 		// puts one blank line between declarations, as gofmt does: the
 		// file is formatted (TestOutputIsGofmt holds it to that).
-		out = moved
-	} else {
-		out, err = formatChunked(src, formatChunk, extra)
-		if err != nil {
-			return nil, fmt.Errorf("emit: generated code for package %s does not parse (a generator bug): %s", p.Name, sourceError(src, err))
-		}
+		return moved, nil
 	}
-	src = nil
-	out = append(out, '\n')
-	out = append(out, lookup...)
-	if pt := bytes.TrimSpace(patterns.Bytes()); len(pt) > 0 {
-		out = append(out, '\n')
-		out = append(append(out, pt...), '\n')
+	out, err := formatChunked(src, formatChunk, extra)
+	if err != nil {
+		return nil, fmt.Errorf("emit: generated code for package %s does not parse (a generator bug): %s", pkg, sourceError(src, err))
 	}
 	return out, nil
 }
