@@ -330,21 +330,8 @@ func (g *gen) checkString(c model.Constraints, expr *jen.Statement) []jen.Code {
 
 // checkFloat checks a float64's bounds and enum.
 func checkFloat(c model.Constraints, expr *jen.Statement) []jen.Code {
-	out := floatBounds(c, jen.Float64().Parens(expr))
-	if len(c.Enum) == 0 {
-		return out
-	}
-	var vals []jen.Code
-	for _, e := range c.Enum {
-		f, err := strconv.ParseFloat(e, 64)
-		if err != nil {
-			return out
-		}
-		vals = append(vals, jen.Lit(f))
-	}
-	return append(out, jen.Switch(jen.Float64().Parens(expr)).Block(
-		jen.Case(vals...),
-		jen.Default().Block(fail(enumKeyword(c.Enum), jen.Id("p"), jen.Lit("%v is not one of "+pct(strings.Join(c.Enum, ", "))), jen.Float64().Parens(expr.Clone())))))
+	parse := func(s string) (any, error) { return strconv.ParseFloat(s, 64) }
+	return append(floatBounds(c, jen.Float64().Parens(expr)), numberEnum(c, expr, jen.Float64, parse, "%v")...)
 }
 
 // checkBool checks an enum (or const) of one boolean: the other is wrong.
@@ -358,21 +345,28 @@ func checkBool(c model.Constraints, expr *jen.Statement) []jen.Code {
 
 // checkInt checks an integer's bounds and enum; b is its Go type.
 func checkInt(b string, c model.Constraints, expr *jen.Statement) []jen.Code {
-	out := intBounds(b, c, expr)
+	parse := func(s string) (any, error) { return strconv.ParseInt(s, 10, 64) }
+	return append(intBounds(b, c, expr), numberEnum(c, expr, jen.Int64, parse, "%d")...)
+}
+
+// numberEnum checks that a number is one of c.Enum, when parse reads
+// every value: goType is the type expr is converted to for the switch
+// (float64 or int64), verb the format of the value in the message.
+func numberEnum(c model.Constraints, expr *jen.Statement, goType func() *jen.Statement, parse func(string) (any, error), verb string) []jen.Code {
 	if len(c.Enum) == 0 {
-		return out
+		return nil
 	}
 	var vals []jen.Code
 	for _, e := range c.Enum {
-		n, err := strconv.ParseInt(e, 10, 64)
+		v, err := parse(e)
 		if err != nil {
-			return out
+			return nil
 		}
-		vals = append(vals, jen.Lit(n))
+		vals = append(vals, jen.Lit(v))
 	}
-	return append(out, jen.Switch(jen.Int64().Parens(expr)).Block(
+	return []jen.Code{jen.Switch(goType().Parens(expr)).Block(
 		jen.Case(vals...),
-		jen.Default().Block(fail(enumKeyword(c.Enum), jen.Id("p"), jen.Lit("%d is not one of "+pct(strings.Join(c.Enum, ", "))), jen.Int64().Parens(expr.Clone())))))
+		jen.Default().Block(fail(enumKeyword(c.Enum), jen.Id("p"), jen.Lit(verb+" is not one of "+pct(strings.Join(c.Enum, ", "))), goType().Parens(expr.Clone()))))}
 }
 
 // notEnum checks that a string or integer is none of the values its
