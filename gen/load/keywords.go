@@ -154,7 +154,7 @@ func (r *objectReader) readDraft() {
 		return
 	}
 	x, _ := v.(string)
-	r.s.Draft7 = strings.Contains(x, "draft-07") || strings.Contains(x, "draft-06") || strings.Contains(x, "draft-04") || strings.Contains(x, "draft-03")
+	r.s.Pre2019 = strings.Contains(x, "draft-07") || strings.Contains(x, "draft-06") || strings.Contains(x, "draft-04") || strings.Contains(x, "draft-03")
 	r.s.Draft4 = strings.Contains(x, "draft-04") || strings.Contains(x, "draft-03")
 }
 
@@ -213,7 +213,7 @@ func (r *objectReader) finish() {
 	if r.itemsArray && r.additional != nil {
 		s.Items = r.additional
 	}
-	if s.Draft7 && s.Ref != "" {
+	if s.Pre2019 && s.Ref != "" {
 		// In draft-07 a $ref replaces every other keyword but annotations.
 		s.Type, s.Properties, s.Required, s.AllOf, s.AnyOf, s.OneOf = nil, nil, nil, nil, nil, nil
 		s.Enum, s.HasConst, s.Items, s.AdditionalProperties = nil, false, nil, nil

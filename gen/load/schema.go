@@ -71,10 +71,11 @@ type Schema struct {
 	// Target is the schema Ref names; Loader.Graph sets it on every schema
 	// with a $ref.
 	Target *Schema
-	// Draft7 is set for drafts 04 to 07, where a $ref replaces its
-	// siblings; Draft4 for draft-04, where the id keyword is "id" and
+	// Pre2019 is set for the drafts before 2019-09 (04 to 07), where a
+	// $ref replaces its siblings and an items array is followed by
+	// additionalItems; Draft4 for draft-04, where the id keyword is "id" and
 	// exclusiveMinimum and exclusiveMaximum are booleans.
-	Draft7               bool
+	Pre2019              bool
 	Draft4               bool
 	Type                 []string
 	Title                string
@@ -181,14 +182,14 @@ func draftOf(s *Schema) draft {
 	switch {
 	case s.Draft4:
 		return draft04
-	case s.Draft7:
+	case s.Pre2019:
 		return draft07
 	}
 	return draftModern
 }
 
 func (d *Doc) parse(v any, loc Loc, base string, dr draft) (*Schema, error) {
-	s := &Schema{Loc: loc, Doc: d, Base: base, Draft7: dr >= draft07, Draft4: dr == draft04}
+	s := &Schema{Loc: loc, Doc: d, Base: base, Pre2019: dr >= draft07, Draft4: dr == draft04}
 	switch t := v.(type) {
 	case bool:
 		s.Bool = &t

@@ -66,7 +66,7 @@ func (b *builder) fillTuple(t *Type, s *load.Schema) error {
 		switch {
 		case s.MaxItems != nil && *s.MaxItems <= uint64(len(st.Fields)):
 			st.NoRestKeyword = "maxItems"
-		case s.Draft7:
+		case s.Pre2019:
 			st.NoRestKeyword = "additionalItems"
 		default:
 			st.NoRestKeyword = "false"

@@ -85,7 +85,7 @@ type Finding struct {
 	File     string   // the file name as given ("-" for stdin)
 	Line     int      // 1-based line; 0 for a finding about the whole file
 	Severity Severity // Error or Warning
-	Protocol string   // "acp", "arcp", "arcan", or "" when none was recognised
+	Protocol string   // the protocol's name in the registry, or "" when none was recognised
 	Dialect  string   // the schema set or SDK dialect the file was read as
 	Rule     string   // a Rule* name, or "deviation:<id>"
 	Pointer  string   // JSON pointer into the line's message ("" for the whole message)
