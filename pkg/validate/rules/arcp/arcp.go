@@ -240,11 +240,41 @@ func (s *state) begin(m *protocol.Message, typ string) {
 	m.Add(finding.Warning, finding.RulePartialCapture, "/type", "the trace begins mid-session: its first message is %s, not the opening or resumption of a session; rules that need a session's start are not applied to what came before line %d", protocol.Quote(typ), m.Line)
 }
 
-// step dispatches one ARCP message and applies the state rules.
+// Step dispatches one ARCP message and applies the state rules.
 func (s *state) Step(m *protocol.Message) {
+	typ, ok := typeOf(m)
+	if !ok {
+		return
+	}
+	s.sender(m, typ)
+	s.exercised.Row("arcp.envelope.defined-type")
+	sch := s.set.messages[typ]
+	if sch == nil {
+		s.unknownType(m, typ)
+		return
+	}
+	m.Label = typ
+	s.exercised.Row("arcp.schema.shape")
+	s.begin(m, typ)
+	ck := protocol.Check{Schema: sch}
+	m.RTSchema = sch.ID
+	kind := s.eventKind(m, typ, &ck)
+	s.exerciseSchema(m, typ, kind)
+	devs, notTerminal := s.dialectDeviations(m, typ)
+	if len(devs) > 0 {
+		ck.Skip = skipDeviations(ck.Skip, devs, m)
+	}
+	m.Checks = append(m.Checks, ck)
+	s.deviated = len(devs) > 0
+	s.apply(m, typ, kind, notTerminal)
+}
+
+// typeOf is an envelope's message type; it reports a message that is no
+// object or names no type, and labels the untyped.
+func typeOf(m *protocol.Message) (string, bool) {
 	if !m.IsObject() {
 		m.Add(finding.Error, finding.RuleSchema, "", "an ARCP message must be a JSON object (an envelope with arcp, id, type and payload), got %s", protocol.Describe(m.Value()))
-		return
+		return "", false
 	}
 	ok := m.Has("/type")
 	typ, isStr := m.String("/type")
@@ -255,73 +285,82 @@ func (s *state) Step(m *protocol.Message) {
 		} else {
 			m.Add(finding.Error, finding.RuleSchema, "/type", "wrong type: got %s, want string (arcp: Envelope)", strings.TrimPrefix(strings.TrimPrefix(protocol.Describe(m.At("/type")), "an "), "a "))
 		}
-		return
+		return "", false
 	}
-	set := s.set
+	return typ, true
+}
+
+// sender notes who sent the message: as its direction says, else as the
+// table says its type's sender is.
+func (s *state) sender(m *protocol.Message, typ string) {
 	switch {
 	case m.Dir == "c2r":
 		m.From = "client"
 	case m.Dir == "r2c":
 		m.From = "runtime"
 	default:
-		if f := set.from[typ]; f == "client" || f == "runtime" {
+		if f := s.set.from[typ]; f == "client" || f == "runtime" {
 			m.From = f
 		}
 	}
-	s.exercised.Row("arcp.envelope.defined-type")
-	sch := set.messages[typ]
-	if sch == nil {
-		m.Label = "unknown type"
-		if strings.HasPrefix(typ, "x-vendor.") {
-			m.Add(finding.Warning, finding.RuleUnknownType, "/type", "vendor message type %s is not part of ARCP %s: a receiver that does not know it ignores it", protocol.Quote(typ), set.t.Version)
-			return
-		}
-		msg := fmt.Sprintf("unknown message type %s: ARCP %s has %s", protocol.Quote(typ), set.t.Version, strings.Join(set.types, ", "))
-		if near := suggest.Near(typ, set.types); near != "" {
-			msg += fmt.Sprintf("; did you mean %q?", near)
-		}
-		m.Add(finding.Error, finding.RuleUnknownType, "/type", "%s", msg)
+}
+
+// unknownType reports a message type the version does not have: a vendor
+// type is ignored by receivers, anything else is an error.
+func (s *state) unknownType(m *protocol.Message, typ string) {
+	set := s.set
+	m.Label = "unknown type"
+	if strings.HasPrefix(typ, "x-vendor.") {
+		m.Add(finding.Warning, finding.RuleUnknownType, "/type", "vendor message type %s is not part of ARCP %s: a receiver that does not know it ignores it", protocol.Quote(typ), set.t.Version)
 		return
 	}
-	m.Label = typ
-	s.exercised.Row("arcp.schema.shape")
-	s.begin(m, typ)
-	ck := protocol.Check{Schema: sch}
-	m.RTSchema = sch.ID
-
-	// Event kinds: reserved kinds have a body schema; vendor kinds are
-	// ignored by receivers; anything else is rejected.
-	kind := ""
-	if typ == "job.event" && m.Doc.Type(m.Doc.Find("/payload")) == jsonscan.Object {
-		kind, _ = m.String("/payload/kind")
-		m.Label = typ + " " + kind
-		if nk := set.byKind[kind]; nk != nil {
-			// The message schema narrowed to the kind: the same verdict,
-			// and a failure is explained without the other kinds.
-			ck.Schema = nk
-		}
-		if kind != "" && set.events[kind] == nil {
-			if set.t.VendorKind(kind) {
-				m.Label = typ + " (vendor kind)"
-			} else {
-				msg := fmt.Sprintf("unknown event kind %s: ARCP %s reserves %s, and other kinds must be in the x-vendor. namespace (arcp: JobEventPayload)", protocol.Quote(kind), set.t.Version, strings.Join(set.kinds, ", "))
-				if near := suggest.Near(kind, set.kinds); near != "" {
-					msg += fmt.Sprintf("; did you mean %q?", near)
-				}
-				// The event payload's schema admits reserved and vendor
-				// kinds only: a schema finding, with the list.
-				m.Add(finding.Error, finding.RuleSchema, "/payload/kind", "%s", msg)
-				ck.Skip = func(l []string) bool { return protocol.HasPrefix(l, []string{"payload"}) }
-				m.Label = typ + " (unknown kind)"
-			}
-		}
+	msg := fmt.Sprintf("unknown message type %s: ARCP %s has %s", protocol.Quote(typ), set.t.Version, strings.Join(set.types, ", "))
+	if near := suggest.Near(typ, set.types); near != "" {
+		msg += fmt.Sprintf("; did you mean %q?", near)
 	}
+	m.Add(finding.Error, finding.RuleUnknownType, "/type", "%s", msg)
+}
 
-	// Dialect deviations: a warning each, and the schema's complaint at the
-	// same place is left to the warning.
+// eventKind is the kind of a job.event ("" for other messages), with the
+// check narrowed to it. Reserved kinds have a body schema; vendor kinds
+// are ignored by receivers; anything else is rejected.
+func (s *state) eventKind(m *protocol.Message, typ string, ck *protocol.Check) string {
+	set := s.set
+	if typ != "job.event" || m.Doc.Type(m.Doc.Find("/payload")) != jsonscan.Object {
+		return ""
+	}
+	kind, _ := m.String("/payload/kind")
+	m.Label = typ + " " + kind
+	if nk := set.byKind[kind]; nk != nil {
+		// The message schema narrowed to the kind: the same verdict,
+		// and a failure is explained without the other kinds.
+		ck.Schema = nk
+	}
+	if kind == "" || set.events[kind] != nil {
+		return kind
+	}
+	if set.t.VendorKind(kind) {
+		m.Label = typ + " (vendor kind)"
+		return kind
+	}
+	msg := fmt.Sprintf("unknown event kind %s: ARCP %s reserves %s, and other kinds must be in the x-vendor. namespace (arcp: JobEventPayload)", protocol.Quote(kind), set.t.Version, strings.Join(set.kinds, ", "))
+	if near := suggest.Near(kind, set.kinds); near != "" {
+		msg += fmt.Sprintf("; did you mean %q?", near)
+	}
+	// The event payload's schema admits reserved and vendor
+	// kinds only: a schema finding, with the list.
+	m.Add(finding.Error, finding.RuleSchema, "/payload/kind", "%s", msg)
+	ck.Skip = func(l []string) bool { return protocol.HasPrefix(l, []string{"payload"}) }
+	m.Label = typ + " (unknown kind)"
+	return kind
+}
+
+// dialectDeviations warns of the dialect deviations the message shows (each once
+// in a trace), and reports whether one of them says it is not terminal.
+func (s *state) dialectDeviations(m *protocol.Message, typ string) ([]*registry.Deviation, bool) {
+	set := s.set
 	var devs []*registry.Deviation
 	notTerminal := false
-	s.exerciseSchema(m, typ, kind)
 	for i, d := range set.t.Deviations {
 		if d.Detect.State != "" || !slices.Contains(d.MessageTypes, typ) {
 			continue
@@ -338,31 +377,31 @@ func (s *state) Step(m *protocol.Message) {
 		}
 		devs = append(devs, d)
 	}
-	if len(devs) > 0 {
-		// Where the deviations are is looked up only for a message the
-		// schema finds fault with (before its report).
-		prev := ck.Skip
-		var devLocs [][]string
-		ck.Skip = func(l []string) bool {
-			if prev != nil && prev(l) {
+	return devs, notTerminal
+}
+
+// skipDeviations leaves the schema's complaints at the deviations' places
+// to their warnings (and prev's to prev). Where the deviations are is
+// looked up only for a message the schema finds fault with (before its
+// report).
+func skipDeviations(prev func([]string) bool, devs []*registry.Deviation, m *protocol.Message) func([]string) bool {
+	var devLocs [][]string
+	return func(l []string) bool {
+		if prev != nil && prev(l) {
+			return true
+		}
+		if devLocs == nil {
+			for _, d := range devs {
+				devLocs = append(devLocs, protocol.SplitPointer(where(d, m)))
+			}
+		}
+		for _, dl := range devLocs {
+			if protocol.HasPrefix(l, dl) || len(dl) > 0 && len(l) == len(dl)-1 && protocol.HasPrefix(dl, l) {
 				return true
 			}
-			if devLocs == nil {
-				for _, d := range devs {
-					devLocs = append(devLocs, protocol.SplitPointer(where(d, m)))
-				}
-			}
-			for _, dl := range devLocs {
-				if protocol.HasPrefix(l, dl) || len(dl) > 0 && len(l) == len(dl)-1 && protocol.HasPrefix(dl, l) {
-					return true
-				}
-			}
-			return false
 		}
+		return false
 	}
-	m.Checks = append(m.Checks, ck)
-	s.deviated = len(devs) > 0
-	s.apply(m, typ, kind, notTerminal)
 }
 
 // where points at the deviation in m: the first field whose presence gave
