@@ -31,90 +31,151 @@ func (s *state) response(m *protocol.Message, idAt int) {
 	}
 	s.exercise(reqAnswerKnownID)
 	s.exercise(reqAnswerOnce)
-	type cand struct {
-		key []byte
-		req *request
+	ids := s.answerable(m, idAt)
+	if ids.nc == 0 {
+		s.answersNothing(m, idAt, ids.keys[:ids.nk])
+		return
 	}
-	// The keys of the id as each side's, read from the line's bytes.
-	var cands [3]cand
-	var keys [3][]byte
-	nc, nk := 0, 0
+	hasResult := m.Has("/result")
+	req := s.settle(m, ids.cands[pickRequest(m, ids.cands[:ids.nc], hasResult)], hasResult)
+	if req.m == nil {
+		s.unknownAnswered(m, req, hasResult)
+		return
+	}
+	m.Label = req.m.responseLabel
+	if m.Has("/error") && !hasResult {
+		m.Label = req.m.errorLabel
+		if s.stateful() {
+			s.answeredError(m, req)
+			if req.eff.Effects.Initializes {
+				s.initAnswered = true
+			}
+		}
+		return
+	}
+	if !hasResult {
+		return
+	}
+	if req.m.result != nil {
+		s.checkResult(m, req)
+	}
+	if !s.stateful() {
+		return
+	}
+	s.answeredEffects(m, req)
+	s.answeredBehaviour(m, req)
+	s.conductAnswer(m, req)
+	if req.eff.Effects.Initializes {
+		s.initAnswered = true
+	}
+}
+
+// candidate is a pending request a response's id may answer, under its key.
+type candidate struct {
+	key []byte
+	req *request
+}
+
+// answerIDs are the keys of a response's id as each side's, read from the
+// line's bytes, and the pending requests under them.
+type answerIDs struct {
+	cands  [3]candidate
+	keys   [3][]byte
+	nc, nk int
+}
+
+// answerable finds the pending requests a response's id may answer: the
+// id as the other side's (as each side's, when the direction is unknown).
+func (s *state) answerable(m *protocol.Message, idAt int) answerIDs {
+	var ids answerIDs
 	for _, from := range [...]string{c2a, a2c, ""} {
 		if m.Dir != "" && from != opposite(m.Dir) && from != "" {
 			continue
 		}
 		if k, ok := s.idKey(from, m, idAt); ok {
-			keys[nk] = k
-			nk++
+			ids.keys[ids.nk] = k
+			ids.nk++
 			if r, _ := s.pending.GetBytes(k); r != nil {
-				cands[nc] = cand{k, r}
-				nc++
+				ids.cands[ids.nc] = candidate{k, r}
+				ids.nc++
 			}
 		}
 	}
-	if nc == 0 {
-		for _, k := range keys[:nk] {
-			if _, ok := s.answered.GetBytes(k); ok {
-				m.Add(finding.Error, RuleDuplicateResponse, "/id", "second response to request id %s: each request is answered exactly once", protocol.Display(m.Doc.Value(idAt)))
-				return
-			}
-		}
-		for _, k := range keys[:nk] {
-			if s.pending.Forgotten(string(k)) || s.answered.Forgotten(string(k)) {
-				s.windowNote(m, "/id")
-				return
-			}
-		}
-		if (s.initialized || !s.stateful()) && !s.lossy && !s.midSession {
-			m.Add(finding.Error, RuleUnansweredResponse, "/id", "response with id %s answers no outstanding request: no request with this id was sent (or it was already answered)", protocol.Display(m.Doc.Value(idAt)))
-		}
-		return
-	}
-	hasResult := m.Has("/result")
-	var result any // built only where it is read
-	pick := 0
-	if nc > 1 {
-		// Both sides number their requests from 0, so the same id can
-		// be outstanding in both directions. Take the one request whose
-		// result schema the result fits; if none fits, the one whose
-		// result schema defines more of its members; else the newer
-		// request: a request made while another waits (the agent's
-		// while the client's prompt runs) is answered first.
-		newer := 0
-		if cands[1].req.line > cands[0].req.line {
-			newer = 1
-		}
-		pick = newer
-		if hasResult {
-			result = m.At("/result")
-			fits, best, bestOverlap := -1, -1, 0
-			for i, c := range cands[:nc] {
-				if c.req.m == nil || c.req.m.result == nil {
-					continue
-				}
-				if c.req.m.result.Valid(result) {
-					if fits >= 0 {
-						fits = newer // both fit
-						break
-					}
-					fits = i
-				}
-				if o := c.req.m.result.Overlap(result); o > bestOverlap {
-					best, bestOverlap = i, o
-				} else if o == bestOverlap && o > 0 {
-					best = newer // as close as each other
-				}
-			}
-			switch {
-			case fits >= 0:
-				pick = fits
-			case best >= 0:
-				pick = best
-			}
+	return ids
+}
+
+// answersNothing reports a response whose id no pending request has: a
+// second response, one whose request is past the window, or one that
+// answers no request.
+func (s *state) answersNothing(m *protocol.Message, idAt int, keys [][]byte) {
+	for _, k := range keys {
+		if _, ok := s.answered.GetBytes(k); ok {
+			m.Add(finding.Error, RuleDuplicateResponse, "/id", "second response to request id %s: each request is answered exactly once", protocol.Display(m.Doc.Value(idAt)))
+			return
 		}
 	}
-	req := cands[pick].req
-	key := string(cands[pick].key)
+	for _, k := range keys {
+		if s.pending.Forgotten(string(k)) || s.answered.Forgotten(string(k)) {
+			s.windowNote(m, "/id")
+			return
+		}
+	}
+	if (s.initialized || !s.stateful()) && !s.lossy && !s.midSession {
+		m.Add(finding.Error, RuleUnansweredResponse, "/id", "response with id %s answers no outstanding request: no request with this id was sent (or it was already answered)", protocol.Display(m.Doc.Value(idAt)))
+	}
+}
+
+// pickRequest chooses which of the pending requests a response answers.
+// Both sides number their requests from 0, so the same id can be
+// outstanding in both directions. Take the one request whose result schema
+// the result fits; if none fits, the one whose result schema defines more
+// of its members; else the newer request: a request made while another
+// waits (the agent's while the client's prompt runs) is answered first.
+func pickRequest(m *protocol.Message, cands []candidate, hasResult bool) int {
+	if len(cands) < 2 {
+		return 0
+	}
+	newer := 0
+	if cands[1].req.line > cands[0].req.line {
+		newer = 1
+	}
+	if !hasResult {
+		return newer
+	}
+	result := m.At("/result")
+	fits, best, bestOverlap := -1, -1, 0
+	for i, c := range cands {
+		if c.req.m == nil || c.req.m.result == nil {
+			continue
+		}
+		if c.req.m.result.Valid(result) {
+			if fits >= 0 {
+				fits = newer // both fit
+				break
+			}
+			fits = i
+		}
+		if o := c.req.m.result.Overlap(result); o > bestOverlap {
+			best, bestOverlap = i, o
+		} else if o == bestOverlap && o > 0 {
+			best = newer // as close as each other
+		}
+	}
+	switch {
+	case fits >= 0:
+		return fits
+	case best >= 0:
+		return best
+	}
+	return newer
+}
+
+// settle records that the response answers the candidate's request (or,
+// of two requests of one id, the one twinAnswered picks) and returns that
+// request.
+func (s *state) settle(m *protocol.Message, c candidate, hasResult bool) *request {
+	req := c.req
+	key := string(c.key)
 	rest := (*request)(nil) // a request of the same id that still awaits its answer
 	if req.twin != nil {
 		req, rest = s.twinAnswered(m, req, hasResult)
@@ -133,65 +194,48 @@ func (s *state) response(m *protocol.Message, idAt int) {
 	if req.eff != nil && req.eff.Effects.CreatesSession != "" && s.creating > 0 {
 		s.creating--
 	}
-	if req.m == nil {
-		m.Label = "response (unknown method)"
-		if s.stateful() && m.Has("/error") && !hasResult {
-			s.answeredError(m, req)
-		}
-		if hasResult && s.stateful() {
-			s.answeredUnknown(m, req)
-			s.customAnswered(m, req)
-		}
-		if hasResult {
-			// What an extension method (or one this version does not
-			// know) creates is not in the tables: every id its answer
-			// names may be a session, and is not reported as unknown.
-			s.adoptStrings(m.At("/result"), 0)
-		}
-		return
+	return req
+}
+
+// unknownAnswered follows the answer to a request of a method the version
+// does not know.
+func (s *state) unknownAnswered(m *protocol.Message, req *request, hasResult bool) {
+	m.Label = "response (unknown method)"
+	if s.stateful() && m.Has("/error") && !hasResult {
+		s.answeredError(m, req)
 	}
-	m.Label = req.m.responseLabel
-	if m.Has("/error") && !hasResult {
-		m.Label = req.m.errorLabel
-		if s.stateful() {
-			s.answeredError(m, req)
-			if req.eff.Effects.Initializes {
-				s.initAnswered = true
-			}
+	if hasResult && s.stateful() {
+		s.answeredUnknown(m, req)
+		s.customAnswered(m, req)
+	}
+	if hasResult {
+		// What an extension method (or one this version does not
+		// know) creates is not in the tables: every id its answer
+		// names may be a session, and is not reported as unknown.
+		s.adoptStrings(m.At("/result"), 0)
+	}
+}
+
+// checkResult checks a result against its method's result schema, and an
+// initialize result against the version it settles.
+func (s *state) checkResult(m *protocol.Message, req *request) {
+	m.RTSchema, m.RTPointer = req.m.result.ID, "/result"
+	s.exercise(reqNoRootFields)
+	ck := s.withExt(m, protocol.Check{Schema: req.m.result, Loc: s.t.atResult, Ptr: s.t.ptrResult, NearMiss: true, Closed: true}, req.m, func(x *method) *protocol.Schema { return x.result }, "result")
+	if req.eff.Effects.Initializes && s.stateful() {
+		s.exercise(reqAgreeVersion)
+	}
+	if req.eff.Effects.Initializes && s.stateful() && s.t.v.WireVersion == 1 {
+		if other := s.initializedAs(m, req); other != nil {
+			// One cause: the body is another version's, said
+			// once, rather than each of its members.
+			ck.Skip = func([]string) bool { return true }
+			s.otherBody = true
+			m.Breach(reqAgreeVersion, finding.Error, RuleVersion, "/result", "the agent answered protocolVersion %d, so this connection speaks %s, but the rest of its answer is %s's initialize result (it fails %s's and passes %s's): once initialize settles a version, both sides follow that version's specification. An agent that supports version %d answers with that version's initialize result; one that does not answers the latest version it supports (%d), and the client decides whether to go on",
+				s.t.v.WireVersion, s.t.v.Title, other.Title, s.t.v.Title, other.Title, s.t.v.WireVersion, other.WireVersion)
 		}
-		return
 	}
-	if !hasResult {
-		return
-	}
-	if req.m.result != nil {
-		m.RTSchema, m.RTPointer = req.m.result.ID, "/result"
-		s.exercise(reqNoRootFields)
-		ck := s.withExt(m, protocol.Check{Schema: req.m.result, Loc: s.t.atResult, Ptr: s.t.ptrResult, NearMiss: true, Closed: true}, req.m, func(x *method) *protocol.Schema { return x.result }, "result")
-		if req.eff.Effects.Initializes && s.stateful() {
-			s.exercise(reqAgreeVersion)
-		}
-		if req.eff.Effects.Initializes && s.stateful() && s.t.v.WireVersion == 1 {
-			if other := s.initializedAs(m, req); other != nil {
-				// One cause: the body is another version's, said
-				// once, rather than each of its members.
-				ck.Skip = func([]string) bool { return true }
-				s.otherBody = true
-				m.Breach(reqAgreeVersion, finding.Error, RuleVersion, "/result", "the agent answered protocolVersion %d, so this connection speaks %s, but the rest of its answer is %s's initialize result (it fails %s's and passes %s's): once initialize settles a version, both sides follow that version's specification. An agent that supports version %d answers with that version's initialize result; one that does not answers the latest version it supports (%d), and the client decides whether to go on",
-					s.t.v.WireVersion, s.t.v.Title, other.Title, s.t.v.Title, other.Title, s.t.v.WireVersion, other.WireVersion)
-			}
-		}
-		m.Checks = append(m.Checks, ck)
-	}
-	if !s.stateful() {
-		return
-	}
-	s.answeredEffects(m, req)
-	s.answeredBehaviour(m, req)
-	s.conductAnswer(m, req)
-	if req.eff.Effects.Initializes {
-		s.initAnswered = true
-	}
+	m.Checks = append(m.Checks, ck)
 }
 
 // adoptStrings makes every string in v known as a session id (a bounded
