@@ -176,33 +176,63 @@ func (s *Schemas) split(id string) *Split {
 		return nil
 	}
 	sub, ok := Lookup(doc, SplitPointer(frag)).(map[string]any)
+	if !ok || !simpleKeywords(sub) {
+		return nil
+	}
+	refs, inherited, constrained, ok := s.allOfMembers(file, sub)
 	if !ok {
 		return nil
 	}
+	props, _ := sub["properties"].(map[string]any)
+	sp, keep, ok := divide(file, frag, props, inherited, constrained)
+	if !ok || len(sp.names) == 0 {
+		return nil
+	}
+	sort.Strings(sp.names)
+	for _, name := range sp.names {
+		ms, err := s.Get(sp.Members[name])
+		if err != nil {
+			return nil
+		}
+		sp.schemas = append(sp.schemas, ms)
+	}
+	if sp.Rest = s.rest(doc, file, frag, sub, keep, refs); sp.Rest == nil {
+		return nil
+	}
+	return sp
+}
+
+// simpleKeywords reports whether a schema's own keywords are those a
+// split keeps the meaning of: type, properties, required and allOf, and
+// annotations.
+func simpleKeywords(sub map[string]any) bool {
 	for k := range sub {
 		switch k {
 		case "$schema", "$id", "$defs", "$comment", "title", "description", "examples", "type", "allOf", "properties", "required":
 		default:
-			return nil
+			return false
 		}
 	}
-	props, _ := sub["properties"].(map[string]any)
-	// What the allOf's schemas check of each member: by a bare $ref
-	// (inherited), or any other way (constrained).
-	inherited := map[string]string{}
-	constrained := map[string]any{}
+	return true
+}
+
+// allOfMembers reads a schema's allOf, which must be bare references: the
+// references (as the Rest's allOf) and what their schemas check of each
+// member, by a bare $ref (inherited) or any other way (constrained).
+func (s *Schemas) allOfMembers(file string, sub map[string]any) (refs []any, inherited map[string]string, constrained map[string]any, ok bool) {
+	inherited = map[string]string{}
+	constrained = map[string]any{}
 	allOf, _ := sub["allOf"].([]any)
-	var refs []any
 	for _, a := range allOf {
 		target, ok := bareRef(file, a)
 		if !ok {
-			return nil
+			return nil, nil, nil, false
 		}
 		refs = append(refs, map[string]any{"$ref": target})
 		tfile, tfrag, _ := strings.Cut(target, "#")
 		tdoc, err := s.doc(tfile)
 		if err != nil {
-			return nil
+			return nil, nil, nil, false
 		}
 		tsub, _ := Lookup(tdoc, SplitPointer(tfrag)).(map[string]any)
 		tprops, _ := tsub["properties"].(map[string]any)
@@ -214,6 +244,14 @@ func (s *Schemas) split(id string) *Split {
 			}
 		}
 	}
+	return refs, inherited, constrained, true
+}
+
+// divide sorts a schema's members into those split off (a bare $ref the
+// allOf's schemas do not check otherwise) and those the Rest keeps, each
+// by a reference to its place in the original document. It fails on a
+// name a URL fragment would have to escape.
+func divide(file, frag string, props map[string]any, inherited map[string]string, constrained map[string]any) (*Split, map[string]any, bool) {
 	sp := &Split{Members: map[string]string{}}
 	keep := map[string]any{}
 	for k, v := range props {
@@ -239,25 +277,20 @@ func (s *Schemas) split(id string) *Split {
 		}
 		tok := jsonpointer.Escape(k)
 		if url.PathEscape(tok) != tok {
-			return nil // a name that a URL fragment would have to escape
+			return nil, nil, false // a name that a URL fragment would have to escape
 		}
 		keep[k] = map[string]any{"$ref": file + "#" + frag + "/properties/" + tok}
 	}
-	if len(sp.names) == 0 {
-		return nil
-	}
-	sort.Strings(sp.names)
-	for _, name := range sp.names {
-		ms, err := s.Get(sp.Members[name])
-		if err != nil {
-			return nil
-		}
-		sp.schemas = append(sp.schemas, ms)
-	}
-	// The rest lives under $defs of a derived document, by the name the
-	// explainer gives the original (its nearest $defs entry, or the
-	// file's title), so that its own keywords (type, required) name the
-	// same type.
+	return sp, keep, true
+}
+
+// rest compiles the schema without its split members: the kept members,
+// the schema's type and required, and its allOf's references. It lives
+// under $defs of a derived document, by the name the explainer gives the
+// original (its nearest $defs entry, or the file's title), so that its own
+// keywords (type, required) name the same type. It is nil when the schema
+// has no such name, or another schema of the file took it.
+func (s *Schemas) rest(doc map[string]any, file, frag string, sub, keep map[string]any, refs []any) *Schema {
 	label := defsName(frag)
 	if label == "" {
 		label, _ = doc["title"].(string)
@@ -288,11 +321,11 @@ func (s *Schemas) split(id string) *Split {
 	}
 	s.derived[derived] = wrapped
 	s.mu.Unlock()
-	sp.Rest, err = s.Get(derived + "#/$defs/" + jsonpointer.Escape(label))
+	sch, err := s.Get(derived + "#/$defs/" + jsonpointer.Escape(label))
 	if err != nil {
 		return nil
 	}
-	return sp
+	return sch
 }
 
 // doc reads an embedded schema document by its $id, once (under splitMu).
