@@ -6,6 +6,7 @@ import (
 
 // Small helpers over sets of names and JSON pointers.
 
+// mapKeys lists a map's keys, in no order.
 func mapKeys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
