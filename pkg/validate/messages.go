@@ -1,5 +1,7 @@
 package validate
 
+import "github.com/agentproto/agentproto/pkg/validate/protocol"
+
 // MessageInfo is what the engine made of one record of a trace, for a view
 // of the trace itself (FileOptions.Message): the record, the type the rules
 // named, the side that sent it and the request it answers, as the rules
@@ -20,6 +22,11 @@ type MessageInfo struct {
 	Answers int
 	// Parsed reports whether the record was read whole and parsed.
 	Parsed bool
+	// Annotation is what the record shows a reader of the trace, as its
+	// protocol reads it (protocol.Annotator): its brief, its sessions,
+	// jobs or runs, the lifecycles it moves and the implementation it
+	// names. Its slices belong to the receiver.
+	Annotation protocol.Annotation
 }
 
 // tell hands one record to FileOptions.Message.
@@ -40,5 +47,31 @@ func (r *fileRun) tell(it *item) {
 	default:
 		from = ""
 	}
-	r.message(MessageInfo{Line: m.Line, Data: m.Data, Label: m.Label, From: from, Answers: m.Answers, Parsed: it.bad == nil})
+	info := MessageInfo{Line: m.Line, Data: m.Data, Label: m.Label, From: from, Answers: m.Answers, Parsed: it.bad == nil}
+	if it.bad == nil {
+		info.Annotation = r.annotate(m)
+	}
+	r.message(info)
+}
+
+// annotate asks each protocol's annotator of the trace in turn what a
+// parsed record shows; the first that reads it says. The record need not
+// be of the trace's protocol, nor the trace of any: a reader of the trace
+// sees what each message is. It runs on the goroutine that reports, in
+// trace order, after the protocol's Handler stepped the record.
+func (r *fileRun) annotate(m *protocol.Message) protocol.Annotation {
+	if r.annotators == nil {
+		r.annotators = []protocol.Annotator{}
+		for _, rules := range r.e.rules {
+			if a, ok := rules.(protocol.Annotating); ok {
+				r.annotators = append(r.annotators, a.Annotator())
+			}
+		}
+	}
+	for _, a := range r.annotators {
+		if an, ok := a.Annotate(m); ok {
+			return an
+		}
+	}
+	return protocol.Annotation{}
 }

@@ -36,6 +36,9 @@ type fileRun struct {
 	control  *RuleControl
 	baseline *Baseline
 
+	// annotators read each record for message (annotate), made on first use.
+	annotators []protocol.Annotator
+
 	decided  bool // a batch has been seen
 	detected bool // the protocol is known
 	rules    protocol.Rules
