@@ -21,6 +21,7 @@ import (
 
 	"github.com/agentproto/agentproto/internal/htmlreport"
 	"github.com/agentproto/agentproto/pkg/validate"
+	"github.com/agentproto/agentproto/pkg/validate/report"
 	"github.com/agentproto/agentproto/pkg/validate/typed"
 )
 
@@ -571,13 +572,16 @@ func boundedReport(t *testing.T, dir string, o htmlreport.Options, traces ...str
 	if err != nil {
 		t.Fatal(err)
 	}
+	if o.Protocols == nil {
+		o.Protocols = report.HTMLProtocols()
+	}
 	r := htmlreport.New(o)
 	for _, name := range traces {
 		f, err := os.Open(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sum, err := e.Check(context.Background(), name, f, validate.FileOptions{Message: func(m validate.MessageInfo) { r.Message(name, m) }}, r.Finding)
+		sum, err := e.Check(context.Background(), name, f, validate.FileOptions{Message: func(m validate.MessageInfo) { r.Message(name, report.HTMLMessage(m)) }}, r.Finding)
 		f.Close()
 		if err != nil {
 			t.Fatal(err)

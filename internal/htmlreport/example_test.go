@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentproto/agentproto/internal/htmlreport"
-	"github.com/agentproto/agentproto/pkg/validate"
+	"github.com/agentproto/agentproto/pkg/validate/finding"
 )
 
 // A report of several traces opens on an overview of them, worst first;
@@ -15,11 +15,11 @@ import (
 func Example_folder() {
 	r := htmlreport.New(htmlreport.Options{MaxDetailed: 1})
 	for i, name := range []string{"clean.jsonl", "broken.jsonl"} {
-		r.Message(name, validate.MessageInfo{Line: 1, Data: []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`), Label: "initialize", From: "client", Parsed: true})
+		r.Message(name, htmlreport.Message{Line: 1, Data: []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`), Label: "initialize", From: "client", Parsed: true})
 		if i == 1 {
-			r.Finding(validate.Finding{File: name, Line: 1, Severity: validate.Error, Rule: "schema", Side: "client", Message: "params: protocolVersion is missing"})
+			r.Finding(finding.Finding{File: name, Line: 1, Severity: finding.Error, Rule: "schema", Side: "client", Message: "params: protocolVersion is missing"})
 		}
-		r.End(name, validate.Summary{Files: 1, Lines: 1, Messages: 1, Errors: i, ByRule: map[string]int{"schema": i}})
+		r.End(name, finding.Summary{Files: 1, Lines: 1, Messages: 1, Errors: i, ByRule: map[string]int{"schema": i}})
 	}
 	var page bytes.Buffer
 	if _, err := r.WriteTo(&page); err != nil {

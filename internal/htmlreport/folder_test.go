@@ -8,21 +8,21 @@ import (
 	"testing"
 
 	"github.com/agentproto/agentproto/internal/spool"
-	"github.com/agentproto/agentproto/pkg/validate"
+	"github.com/agentproto/agentproto/pkg/validate/finding"
 )
 
 // fleetTrace feeds r one trace of one message with errs errors and warns
 // warnings, the errors the agent's and the warnings the client's.
 func fleetTrace(r *Report, name string, errs, warns int) {
-	r.Message(name, validate.MessageInfo{Line: 1, Data: []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`), Label: "initialize", From: "client", Parsed: true})
-	sum := validate.Summary{Files: 1, Lines: 1, Messages: 1, Errors: errs, Warnings: warns, ByRule: map[string]int{},
-		Detected: []validate.Detected{{File: name, Protocol: "acp", Dialect: "v1"}}}
+	r.Message(name, Message{Line: 1, Data: []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`), Label: "initialize", From: "client", Parsed: true})
+	sum := finding.Summary{Files: 1, Lines: 1, Messages: 1, Errors: errs, Warnings: warns, ByRule: map[string]int{},
+		Detected: []finding.Detected{{File: name, Protocol: "acp", Dialect: "v1"}}}
 	for i := 0; i < errs; i++ {
-		r.Finding(validate.Finding{File: name, Line: 1, Severity: validate.Error, Rule: "schema", Side: "agent", Message: "bad"})
+		r.Finding(finding.Finding{File: name, Line: 1, Severity: finding.Error, Rule: "schema", Side: "agent", Message: "bad"})
 		sum.ByRule["schema"]++
 	}
 	for i := 0; i < warns; i++ {
-		r.Finding(validate.Finding{File: name, Line: 1, Severity: validate.Warning, Rule: "unstable", Side: "client", Message: "unstable"})
+		r.Finding(finding.Finding{File: name, Line: 1, Severity: finding.Warning, Rule: "unstable", Side: "client", Message: "unstable"})
 		sum.ByRule["unstable"]++
 	}
 	r.End(name, sum)
@@ -140,10 +140,10 @@ func TestOverviewBounds(t *testing.T) {
 	r = New(Options{MaxDetailBytes: 8 << 10})
 	fleetTrace(r, "worst.jsonl", 3, 0)
 	big := `{"jsonrpc":"2.0","method":"x","params":{"t":"` + strings.Repeat("b", 20<<10) + `"}}`
-	r.Message("big.jsonl", validate.MessageInfo{Line: 1, Data: []byte(big), Parsed: true})
-	r.Finding(validate.Finding{File: "big.jsonl", Line: 1, Severity: validate.Error, Rule: "schema"})
-	r.Finding(validate.Finding{File: "big.jsonl", Line: 1, Severity: validate.Error, Rule: "schema"})
-	r.End("big.jsonl", validate.Summary{Files: 1, Lines: 1, Messages: 1, Errors: 2})
+	r.Message("big.jsonl", Message{Line: 1, Data: []byte(big), Parsed: true})
+	r.Finding(finding.Finding{File: "big.jsonl", Line: 1, Severity: finding.Error, Rule: "schema"})
+	r.Finding(finding.Finding{File: "big.jsonl", Line: 1, Severity: finding.Error, Rule: "schema"})
+	r.End("big.jsonl", finding.Summary{Files: 1, Lines: 1, Messages: 1, Errors: 2})
 	fleetTrace(r, "third.jsonl", 1, 0)
 	d = page(t, r)
 	if len(d.Traces) != 1 || d.Traces[0].Name != "worst.jsonl" || d.Left != 2 {
@@ -183,11 +183,11 @@ func TestFleetLeavesMemory(t *testing.T) {
 	const n = 5000
 	for i := range n {
 		name := fmt.Sprintf("fleet/t%05d.jsonl", i)
-		r.Message(name, validate.MessageInfo{Line: 1, Data: msg, Label: "session/update", From: "agent", Parsed: true})
+		r.Message(name, Message{Line: 1, Data: msg, Label: "session/update", From: "agent", Parsed: true})
 		for k := range 20 {
-			r.Finding(validate.Finding{File: name, Line: 1, Severity: validate.Severity(k % 2), Rule: fmt.Sprintf("rule-%d", k), Side: "agent", Message: strings.Repeat("m", 50)})
+			r.Finding(finding.Finding{File: name, Line: 1, Severity: finding.Severity(k % 2), Rule: fmt.Sprintf("rule-%d", k), Side: "agent", Message: strings.Repeat("m", 50)})
 		}
-		r.End(name, validate.Summary{Files: 1, Lines: 1, Messages: 1, Errors: 10, Warnings: 10, ByRule: map[string]int{"rule-0": 20}})
+		r.End(name, finding.Summary{Files: 1, Lines: 1, Messages: 1, Errors: 10, Warnings: 10, ByRule: map[string]int{"rule-0": 20}})
 	}
 	runtime.GC()
 	runtime.ReadMemStats(&after)

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/agentproto/agentproto/pkg/validate"
+	"github.com/agentproto/agentproto/pkg/validate/finding"
 )
 
 // FuzzPage: whatever a trace's line, its file name and a finding hold, the
@@ -18,11 +18,11 @@ func FuzzPage(f *testing.F) {
 	f.Add("", "", "", "")
 	f.Fuzz(func(t *testing.T, file, line, pointer, message string) {
 		r := New(Options{MaxLine: 256})
-		r.Message(file, validate.MessageInfo{Line: 1, Data: []byte(line), Label: message, From: "client", Parsed: true})
-		r.Finding(validate.Finding{File: file, Line: 1, Rule: message, Pointer: pointer, Message: message})
-		r.Finding(validate.Finding{File: file, Line: 0, Rule: "io", Message: line})
-		r.End(file, validate.Summary{Files: 1, Lines: 1, Messages: 1, Errors: 2, ByRule: map[string]int{message: 1}, ByType: map[string]int{line: 1},
-			Detected: []validate.Detected{{File: file, Protocol: pointer, Dialect: message, Note: line}}})
+		r.Message(file, Message{Line: 1, Data: []byte(line), Label: message, From: "client", Parsed: true})
+		r.Finding(finding.Finding{File: file, Line: 1, Rule: message, Pointer: pointer, Message: message})
+		r.Finding(finding.Finding{File: file, Line: 0, Rule: "io", Message: line})
+		r.End(file, finding.Summary{Files: 1, Lines: 1, Messages: 1, Errors: 2, ByRule: map[string]int{message: 1}, ByType: map[string]int{line: 1},
+			Detected: []finding.Detected{{File: file, Protocol: pointer, Dialect: message, Note: line}}})
 		d := inertPage(t, r)
 		if len(d.Traces) != 1 || len(d.Traces[0].Findings) != 2 || len(d.Traces[0].Rows) != 1 {
 			t.Fatalf("data %+v", d)
@@ -42,12 +42,12 @@ func FuzzFolderPage(f *testing.F) {
 	f.Fuzz(func(t *testing.T, first, second, rule, side, message, protocol string) {
 		r := New(Options{MaxLine: 256, RuleHelp: func(string) string { return message }})
 		for i, name := range []string{first, second} {
-			r.Message(name, validate.MessageInfo{Line: 1, Data: []byte(message), Label: rule, From: side, Parsed: true})
+			r.Message(name, Message{Line: 1, Data: []byte(message), Label: rule, From: side, Parsed: true})
 			for range i + 1 {
-				r.Finding(validate.Finding{File: name, Line: 1, Rule: rule, Side: side, Message: message, Pointer: protocol})
+				r.Finding(finding.Finding{File: name, Line: 1, Rule: rule, Side: side, Message: message, Pointer: protocol})
 			}
-			r.End(name, validate.Summary{Files: 1, Lines: 1, Messages: 1, Errors: i + 1, ByRule: map[string]int{rule: i + 1}, ByType: map[string]int{rule: 1},
-				Detected: []validate.Detected{{File: name, Protocol: protocol, Dialect: rule, Note: message}}})
+			r.End(name, finding.Summary{Files: 1, Lines: 1, Messages: 1, Errors: i + 1, ByRule: map[string]int{rule: i + 1}, ByType: map[string]int{rule: 1},
+				Detected: []finding.Detected{{File: name, Protocol: protocol, Dialect: rule, Note: message}}})
 		}
 		d := inertPage(t, r)
 		if d.Totals.Traces != 2 || d.Totals.Errors != 3 || len(d.List) != 2 || len(d.Traces) != 2 {

@@ -82,7 +82,7 @@ func (r *Report) jsTraceOf(t *traceData) *jsTrace {
 		d := t.sum.Detected[0]
 		jt.Protocol, jt.Dialect, jt.Note = inert(d.Protocol), inert(d.Dialect), inert(d.Note)
 	}
-	drawn := drawing(jt.Protocol)
+	drawn := r.drawing(jt.Protocol)
 	jt.Lanes = drawn.Lanes
 	for side, names := range t.view.peers {
 		jt.Peers[side] = inert(strings.Join(names, ", "))

@@ -13,19 +13,10 @@ type Protocol struct {
 	OneWay bool
 }
 
-// Protocols is the page's one list of the protocols it draws; a protocol
-// not in it gets two lanes, client and agent, and traffic both ways.
-func Protocols() []Protocol {
-	return []Protocol{
-		{Name: "acp", Lanes: [2]string{"client", "agent"}},
-		{Name: "arcp", Lanes: [2]string{"client", "runtime"}},
-		{Name: "arcan", Lanes: [2]string{"consumer", "agent loop"}, OneWay: true},
-	}
-}
-
-// drawing returns how the page draws traces of the protocol named.
-func drawing(name string) Protocol {
-	for _, p := range Protocols() {
+// drawing returns how the page draws traces of the protocol named: as
+// Options.Protocols says, else in two lanes, client and agent, both ways.
+func (r *Report) drawing(name string) Protocol {
+	for _, p := range r.opts.Protocols {
 		if p.Name == name {
 			return p
 		}

@@ -17,24 +17,29 @@
 // sortable and filtered by side, rule and text, each row a link to its
 // trace.
 //
-// A Report is fed as the engine runs (validate.FileOptions.Message and the
-// findings) and written once at the end. Past a bound (Options.MaxRows,
-// Options.MaxBytes) it keeps only the messages of a trace around its
-// findings; past Options.MaxListed traces the table lists the worst, and
-// past Options.MaxDetailed traces or Options.MaxDetailBytes of their data
-// the page holds the messages of the worst only. Each time it says what it
+// A Report is fed as the engine runs (each record as a Message, the
+// findings, each trace's summary) and written once at the end. It knows no
+// protocol: what a message shows (its brief, its sessions, jobs or runs,
+// the lifecycles it moves, the implementation it names) comes with the
+// Message, as the message's protocol read it, and how to draw each
+// protocol's traces comes in Options.Protocols.
+//
+// Past a bound (Options.MaxRows, Options.MaxBytes) it keeps only the
+// messages of a trace around its findings; past Options.MaxListed traces
+// the table lists the worst, and past Options.MaxDetailed traces or
+// Options.MaxDetailBytes of their data the page holds the messages of the
+// worst only. Each time it says what it
 // left out, and how to see it.
 package htmlreport
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/agentproto/agentproto/internal/spool"
 	"github.com/agentproto/agentproto/internal/textsafe"
-	"github.com/agentproto/agentproto/pkg/validate"
+	"github.com/agentproto/agentproto/pkg/validate/finding"
 )
 
 // Options bound a report.
@@ -68,6 +73,48 @@ type Options struct {
 	// counts, and says how to see their messages.
 	MaxDetailed    int
 	MaxDetailBytes int64
+	// Protocols says how to draw each protocol's traces; a protocol not
+	// in it gets two lanes, client and agent, and traffic both ways.
+	Protocols []Protocol
+}
+
+// Message is one record of a trace: its text, what the engine made of it,
+// and what its protocol reads in it.
+type Message struct {
+	Line int // 1-based line of the record
+	// Data is the record's bytes, read only during the call.
+	Data []byte
+	// Label is the message type ("session/prompt"); "" if none.
+	Label string
+	// From is "client", "agent" or "" (not told).
+	From string
+	// Answers is the line of the request the message answers (0: none).
+	Answers int
+	// Parsed reports whether the record was read whole and parsed.
+	Parsed bool
+
+	// Brief says in one line what the message is.
+	Brief string
+	// Groups name the sessions, jobs or runs the message belongs to.
+	Groups []string
+	// Steps are the steps of lifecycles the message takes, in order; a
+	// step may land on an earlier line (an answer telling what its
+	// request began).
+	Steps []Step
+	// Peer is the implementation the message announces (Side "client"
+	// or "agent"); the zero Peer for none.
+	Peer finding.Peer
+	// Pairs is the line of the request the protocol pairs the message
+	// with where Answers is 0 (0: none).
+	Pairs int
+}
+
+// Step is one step of a lifecycle: its kind and id ("tool call" "c1"),
+// the group it belongs to, its state after the step and the line of the
+// step.
+type Step struct {
+	Kind, ID, Group, State string
+	Line                   int
 }
 
 // Defaults of Options.
@@ -140,13 +187,12 @@ type row struct {
 	answers int
 	parsed  bool
 	text    string
-	cut     int            // bytes left out of text
-	obj     map[string]any // while it is read
+	cut     int // bytes left out of text
 	facts   facts
 }
 
-// finding is a finding as the page shows it.
-type finding struct {
+// shownFinding is a finding as the page shows it.
+type shownFinding struct {
 	line                   int
 	warning                bool
 	rule, pointer, message string
@@ -159,8 +205,8 @@ type traceData struct {
 	name     string
 	view     *view
 	rows     []*row
-	findings []finding
-	sum      validate.Summary
+	findings []shownFinding
+	sum      finding.Summary
 	ended    bool
 
 	seen     int // messages told
@@ -186,7 +232,7 @@ func (r *Report) trace(name string) *traceData {
 }
 
 // Message adds the next message of the trace named file.
-func (r *Report) Message(file string, m validate.MessageInfo) {
+func (r *Report) Message(file string, m Message) {
 	t := r.trace(file)
 	rw := &row{n: t.seen, line: m.Line, from: m.From, label: m.Label, answers: m.Answers, parsed: m.Parsed}
 	t.seen++
@@ -197,14 +243,7 @@ func (r *Report) Message(file string, m validate.MessageInfo) {
 		t.cutLines++
 	}
 	rw.text = inert(string(data))
-	if m.Parsed && rw.cut == 0 {
-		var obj map[string]any
-		if json.Unmarshal(data, &obj) == nil {
-			rw.obj = obj
-			rw.facts = t.view.observe(rw)
-			rw.obj = nil
-		}
-	}
+	rw.facts = t.view.observe(rw.line, &m)
 	if !t.bounded && (len(t.rows) >= r.opts.MaxRows || t.bytes+len(rw.text) > r.opts.MaxBytes) {
 		t.bounded = true
 	}
@@ -247,10 +286,10 @@ func (t *traceData) lastKeptBefore(line int) int {
 }
 
 // Finding adds a finding of the trace f.File.
-func (r *Report) Finding(f validate.Finding) {
+func (r *Report) Finding(f finding.Finding) {
 	t := r.trace(f.File)
-	t.findings = append(t.findings, finding{
-		line: f.Line, warning: f.Severity == validate.Warning, rule: inert(f.Rule), pointer: inert(f.Pointer), message: inert(f.Message),
+	t.findings = append(t.findings, shownFinding{
+		line: f.Line, warning: f.Severity == finding.Warning, rule: inert(f.Rule), pointer: inert(f.Pointer), message: inert(f.Message),
 		requirement: inert(f.Requirement), side: inert(f.Side),
 	})
 	if !t.bounded || f.Line <= 0 {
@@ -265,13 +304,13 @@ func (r *Report) Finding(f validate.Finding) {
 }
 
 // End closes the trace file with its summary.
-func (r *Report) End(file string, sum validate.Summary) {
+func (r *Report) End(file string, sum finding.Summary) {
 	r.trace(file).end(sum)
 	r.keepEnded()
 }
 
 // end closes the trace with its summary.
-func (t *traceData) end(sum validate.Summary) {
+func (t *traceData) end(sum finding.Summary) {
 	for _, rw := range t.ring {
 		t.drop(rw)
 	}
@@ -318,7 +357,7 @@ func unsafeRune(r rune) bool { return r >= 0x80 && textsafe.Unsafe(r) }
 
 // sortedCounts lists a count map most frequent first, then by name.
 func sortedCounts(m map[string]int) [][2]any {
-	keys := validate.SortedKeys(m)
+	keys := finding.SortedKeys(m)
 	out := make([][2]any, len(keys))
 	for i, k := range keys {
 		out[i] = [2]any{inert(k), m[k]}

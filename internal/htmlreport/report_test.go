@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/agentproto/agentproto/pkg/validate"
+	"github.com/agentproto/agentproto/pkg/validate/finding"
 )
 
 // build checks trace (named name) with the engine and returns the page.
@@ -21,8 +22,11 @@ func build(t *testing.T, o Options, name, trace string) (*Report, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if o.Protocols == nil {
+		o.Protocols = drawings
+	}
 	r := New(o)
-	sum, err := e.Check(context.Background(), name, strings.NewReader(trace), validate.FileOptions{Message: func(m validate.MessageInfo) { r.Message(name, m) }}, r.Finding)
+	sum, err := e.Check(context.Background(), name, strings.NewReader(trace), validate.FileOptions{Message: func(m validate.MessageInfo) { r.Message(name, message(m)) }}, r.Finding)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,6 +36,25 @@ func build(t *testing.T, o Options, name, trace string) (*Report, string) {
 		t.Fatal(err)
 	}
 	return r, buf.String()
+}
+
+// drawings are the lanes of the protocols the tests draw.
+var drawings = []Protocol{
+	{Name: "acp", Lanes: [2]string{"client", "agent"}},
+	{Name: "arcp", Lanes: [2]string{"client", "runtime"}},
+	{Name: "arcan", Lanes: [2]string{"consumer", "agent loop"}, OneWay: true},
+}
+
+// message is the record the engine tells, as the page takes it (as
+// pkg/validate/report makes it, which this package's tests cannot import).
+func message(m validate.MessageInfo) Message {
+	a := m.Annotation
+	out := Message{Line: m.Line, Data: m.Data, Label: m.Label, From: m.From, Answers: m.Answers, Parsed: m.Parsed,
+		Brief: a.Brief, Groups: a.Groups, Peer: a.Peer, Pairs: a.Answers}
+	for _, s := range a.Steps {
+		out.Steps = append(out.Steps, Step(s))
+	}
+	return out
 }
 
 var scriptRE = regexp.MustCompile(`(?s)<script([^>]*)>(.*?)</script>`)
@@ -226,5 +249,43 @@ func TestLongLineIsCut(t *testing.T) {
 	}
 	if r[3] != "session/update" {
 		t.Errorf("the cut line lost its type: %v", r[3])
+	}
+}
+
+// TestMessagesDrawnAsTold: the page draws what comes with each message,
+// knowing no protocol: its brief, groups and peer; a lifecycle's steps,
+// one on an earlier line included, the row linking only to the steps on
+// its own line; the line a protocol pairs a message with where the engine
+// paired none; and the lanes Options.Protocols gives.
+func TestMessagesDrawnAsTold(t *testing.T) {
+	r := New(Options{Protocols: []Protocol{{Name: "toy", Lanes: [2]string{"asker", "teller"}, OneWay: true}}})
+	r.Message("t", Message{Line: 1, Data: []byte(`{"ask":1}`), Parsed: true, Brief: "ask 1", Groups: []string{"room r"},
+		Peer: finding.Peer{Side: "client", Name: "Asker 1.0"}})
+	r.Message("t", Message{Line: 2, Data: []byte(`{"told":1}`), Parsed: true, Brief: "told", Groups: []string{"room r", "job j"}, Pairs: 1,
+		Steps: []Step{{Kind: "job", ID: "j", Group: "room r", State: "asked", Line: 1}, {Kind: "job", ID: "j", Group: "room r", State: "told", Line: 2}}})
+	r.Message("t", Message{Line: 3, Data: []byte(`{"told":2}`), Parsed: true, Answers: 1, Pairs: 2,
+		Steps: []Step{{Kind: "job", ID: "j", Group: "room r", State: "told", Line: 3}}})
+	r.End("t", finding.Summary{Files: 1, Lines: 3, Messages: 3, Detected: []finding.Detected{{File: "t", Protocol: "toy"}}})
+	var buf bytes.Buffer
+	if _, err := r.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	tr := pageData(t, buf.String()).Traces[0]
+	if tr.Lanes != [2]string{"asker", "teller"} || tr.Peers["client"] != "Asker 1.0" || strings.Join(tr.Groups, ",") != "room r,job j" {
+		t.Errorf("lanes %q, peers %v, groups %q", tr.Lanes, tr.Peers, tr.Groups)
+	}
+	want := []string{
+		`[0,1,"a","","ask 1",0,[0],[],"{\"ask\":1}",0]`,
+		`[1,2,"a","","told",1,[0,1],[0],"{\"told\":1}",0]`,
+		`[2,3,"a","","",1,[],[0],"{\"told\":2}",0]`,
+	}
+	for i, rw := range tr.Rows {
+		b, _ := json.Marshal(rw)
+		if string(b) != want[i] {
+			t.Errorf("row %d: %s, want %s", i, b, want[i])
+		}
+	}
+	if got := fmt.Sprint(tr.Lives); got != "[[job j room r [[1 asked 0] [2 told 1]] 0]]" {
+		t.Errorf("lifecycles %s", got)
 	}
 }

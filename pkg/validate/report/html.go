@@ -22,8 +22,33 @@ func NewHTML(w io.Writer, o Options) *HTML {
 	r := htmlreport.New(htmlreport.Options{RuleHelp: func(rule string) string {
 		d, _ := help.Lookup(rule)
 		return d.Text
-	}})
+	}, Protocols: HTMLProtocols()})
 	return &HTML{out: newOut(w), r: r}
+}
+
+// HTMLProtocols says how the page draws each protocol's traces: the names
+// of its two lanes, and whether its traffic flows one way.
+func HTMLProtocols() []htmlreport.Protocol {
+	return []htmlreport.Protocol{
+		{Name: "acp", Lanes: [2]string{"client", "agent"}},
+		{Name: "arcp", Lanes: [2]string{"client", "runtime"}},
+		{Name: "arcan", Lanes: [2]string{"consumer", "agent loop"}, OneWay: true},
+	}
+}
+
+// HTMLMessage is a record as the page takes it: the engine's view of it
+// and its protocol's annotation.
+func HTMLMessage(m validate.MessageInfo) htmlreport.Message {
+	a := &m.Annotation
+	hm := htmlreport.Message{Line: m.Line, Data: m.Data, Label: m.Label, From: m.From, Answers: m.Answers, Parsed: m.Parsed,
+		Brief: a.Brief, Groups: a.Groups, Peer: a.Peer, Pairs: a.Answers}
+	if len(a.Steps) > 0 {
+		hm.Steps = make([]htmlreport.Step, len(a.Steps))
+		for i, s := range a.Steps {
+			hm.Steps[i] = htmlreport.Step(s)
+		}
+	}
+	return hm
 }
 
 // Finding keeps f for its trace's page.
@@ -35,7 +60,7 @@ func (h *HTML) Finding(f validate.Finding) {
 
 // Records returns what draws each record of the trace name.
 func (h *HTML) Records(name string) func(validate.MessageInfo) {
-	return func(m validate.MessageInfo) { h.r.Message(name, m) }
+	return func(m validate.MessageInfo) { h.r.Message(name, HTMLMessage(m)) }
 }
 
 // EndTrace ends the trace's page.
