@@ -573,7 +573,7 @@ func boundedReport(t *testing.T, dir string, o htmlreport.Options, traces ...str
 		t.Fatal(err)
 	}
 	if o.Protocols == nil {
-		o.Protocols = report.HTMLProtocols()
+		o.Protocols = report.HTMLProtocols(report.Catalogue{})
 	}
 	r := htmlreport.New(o)
 	for _, name := range traces {

@@ -30,7 +30,9 @@ const toyPrefix = "https://example.test/schema/"
 
 // toySchemas is the toy protocol's schema folder.
 var toySchemas = fstest.MapFS{
-	"versions.json": {Data: []byte(`{"versions": [
+	"versions.json": {Data: []byte(`{"protocols": [
+  {"name": "toy", "messages": "Toy messages", "marks": ["toy"], "sides": ["client", "agent"], "lanes": ["pinger", "ponger"]}
+], "versions": [
   {"protocol": "toy", "name": "v1", "folder": "toy/v1", "package": "example.test/toy", "title": "Toy v1", "stable": true, "default": true}
 ]}`)},
 	"toy/v1/dispatch.json": {Data: []byte(`{"protocol": "toy", "version": "v1",
@@ -210,6 +212,10 @@ func TestToyProtocol(t *testing.T) {
 			}
 			if f.Name != "toy" && !strings.Contains(out, "send the ping first") {
 				t.Errorf("--format %s output lacks the rule's message:\n%s", f.Name, out)
+			}
+			// The page draws the toy's lanes as its registry names them.
+			if lanes := `"lanes":["pinger","ponger"]`; f.Name == "html" && !strings.Contains(out, lanes) {
+				t.Errorf("--format html draws no lanes %s", lanes)
 			}
 		})
 	}

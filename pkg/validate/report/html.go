@@ -22,18 +22,24 @@ func NewHTML(w io.Writer, o Options) *HTML {
 	r := htmlreport.New(htmlreport.Options{RuleHelp: func(rule string) string {
 		d, _ := help.Lookup(rule)
 		return d.Text
-	}, Protocols: HTMLProtocols()})
+	}, Protocols: HTMLProtocols(o.Rules)})
 	return &HTML{out: newOut(w), r: r}
 }
 
-// HTMLProtocols says how the page draws each protocol's traces: the names
-// of its two lanes, and whether its traffic flows one way.
-func HTMLProtocols() []htmlreport.Protocol {
-	return []htmlreport.Protocol{
-		{Name: "acp", Lanes: [2]string{"client", "agent"}},
-		{Name: "arcp", Lanes: [2]string{"client", "runtime"}},
-		{Name: "arcan", Lanes: [2]string{"consumer", "agent loop"}, OneWay: true},
+// HTMLProtocols says how the page draws each protocol's traces, as the
+// registry c reads (the embedded one when c has none) describes them: the
+// names of the two lanes, and whether the traffic flows one way.
+func HTMLProtocols(c Catalogue) []htmlreport.Protocol {
+	reg := c.registry()
+	if reg == nil {
+		return nil // the page draws a client and an agent
 	}
+	var out []htmlreport.Protocol
+	for _, name := range reg.Protocols() {
+		p := reg.Protocol(name)
+		out = append(out, htmlreport.Protocol{Name: name, Lanes: p.Lanes, OneWay: p.OneWay})
+	}
+	return out
 }
 
 // HTMLMessage is a record as the page takes it: the engine's view of it

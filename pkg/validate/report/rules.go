@@ -18,6 +18,19 @@ type Catalogue struct {
 	Registry  *registry.Registry
 }
 
+// registry is the catalogue's registry: Registry, else the embedded one
+// (nil if it does not load, which its tests rule out).
+func (c Catalogue) registry() *registry.Registry {
+	if c.Registry != nil {
+		return c.Registry
+	}
+	reg, err := registry.Embedded()
+	if err != nil {
+		return nil
+	}
+	return reg
+}
+
 // RuleDocs lists the documented rules of proto, as its registration
 // documents them.
 func (c Catalogue) RuleDocs(proto string) []protocol.RuleDoc {
