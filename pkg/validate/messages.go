@@ -39,19 +39,26 @@ func (r *fileRun) tell(it *item) {
 	if from == "" {
 		from = m.Dir
 	}
-	switch from {
-	case "client", "c2a", "c2r":
-		from = "client"
-	case "agent", "runtime", "a2c", "r2c":
-		from = "agent"
-	default:
-		from = ""
-	}
-	info := MessageInfo{Line: m.Line, Data: m.Data, Label: m.Label, From: from, Answers: m.Answers, Parsed: it.bad == nil}
+	info := MessageInfo{Line: m.Line, Data: m.Data, Label: m.Label, From: r.e.lane(from), Answers: m.Answers, Parsed: it.bad == nil}
 	if it.bad == nil {
 		info.Annotation = r.annotate(m)
 	}
 	r.message(info)
+}
+
+// lane returns "client" for a side or a sidecar token that names a
+// protocol's client, "agent" for one that names the other peer (ARCP's
+// runtime), as the registry's protocols name them, and "" for any other.
+func (e *Engine) lane(side string) string {
+	for _, name := range e.reg.Protocols() {
+		switch e.reg.Protocol(name).Side(side) {
+		case 0:
+			return "client"
+		case 1:
+			return "agent"
+		}
+	}
+	return ""
 }
 
 // annotate asks each protocol's annotator of the trace in turn what a
