@@ -7,7 +7,9 @@
 // schemas, the capability that gates it and its effects on state (creates
 // or introduces sessions, uses one, creates or updates tool calls, offers
 // and chooses permission options). This package is the interpreter of
-// those tables; it names no method.
+// those tables; its rules name no method. Only the annotator (annotate.go),
+// which tells a person reading the trace what each message is, names the
+// members and methods one looks for.
 //
 // The version is the trace's own: initialize's protocolVersion picks it,
 // and without an initialize (a capture that began mid-session) the methods
