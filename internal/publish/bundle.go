@@ -24,7 +24,7 @@ const draft202012 = "https://json-schema.org/draft/2020-12/schema"
 // Version is one protocol version (or dialect) folder that has a dispatch
 // table, such as acp/v1 or arcp/rfc0001.
 type Version struct {
-	Protocol string // "acp", "arcp" or "arcan"
+	Protocol string // the protocol's name in the registry
 	Name     string // the folder name: "v1", "v1.1", "rfc0001"
 }
 
