@@ -92,23 +92,6 @@ func ReadBaseline(r io.Reader, dir string) (*Baseline, error) {
 	return b, nil
 }
 
-// match reports whether f is a known finding, and uses up one count of it.
-// io findings are never known: they say a trace was not checked.
-func (b *Baseline) match(f Finding) bool {
-	if b == nil || f.Rule == RuleIO {
-		return false
-	}
-	k := baselineKey{baselineFileName(b.dir, f.File), f.Rule, f.Pointer, f.Message}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.left[k] == 0 {
-		return false
-	}
-	b.left[k]--
-	b.matched++
-	return true
-}
-
 // Matched is the number of findings the baseline has held back so far.
 func (b *Baseline) Matched() int {
 	if b == nil {

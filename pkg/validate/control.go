@@ -70,31 +70,3 @@ func CheckRuleName(name string) error {
 	}
 	return fmt.Errorf("%s", msg)
 }
-
-func ruleMatches(patterns []string, rule string) bool {
-	for _, p := range patterns {
-		if pre, ok := strings.CutSuffix(p, "*"); ok {
-			if strings.HasPrefix(rule, pre) {
-				return true
-			}
-		} else if p == rule {
-			return true
-		}
-	}
-	return false
-}
-
-// apply returns f as c has it reported, and false when c drops it. Findings
-// of the io rule are never changed.
-func (c *RuleControl) apply(f Finding) (Finding, bool) {
-	if c == nil || f.Rule == RuleIO {
-		return f, true
-	}
-	if ruleMatches(c.Disable, f.Rule) {
-		return f, false
-	}
-	if f.Severity == Error && ruleMatches(c.Warn, f.Rule) {
-		f.Severity = Warning
-	}
-	return f, true
-}

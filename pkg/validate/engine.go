@@ -19,6 +19,7 @@
 package validate
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -246,11 +247,11 @@ type FileOptions struct {
 // failure (r failed, corrupt gzip data, a bad sidecar): the findings reported
 // before it stand, and the summary counts them.
 //
-// A check is a pipeline: the trace is read and cut into batches of lines
-// (readBatches), then each batch is parsed, its protocol detected and its
-// messages stepped through the protocol's rules in order, its values
-// judged against their schemas (package judge) on any worker, and its
-// findings reported in order (pipeline).
+// A check is a pipeline (stages): the trace is read and cut into batches
+// of lines (readBatches), then each batch is parsed, its protocol detected
+// and its messages stepped through the protocol's rules in order, its
+// values judged against their schemas (package judge) on any worker, and
+// its findings reported in order; finish reports the end of the trace.
 func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOptions, report func(Finding)) (Summary, error) {
 	run := e.newRun(name, fo, report)
 	// The batches keep copies of their lines in storage they reuse, so
@@ -264,16 +265,13 @@ func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOpt
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	free := make(chan *batch, maxInFlight)
 	// lines is what the trace reader has read, for the summary; the reader
 	// may run on its own goroutine (Idle), hence the atomic.
 	var lines atomic.Int64
-	batches := readBatches(ctx, tr, fo, free, &lines)
-	ioErr := run.stages(ctx, batches, free)
+	ioErr := run.stages(ctx, tr, fo, &lines)
 	if err := ctx.Err(); err != nil && ioErr == nil {
 		ioErr = err
 	}
-	run.view(run.protocol(), run.dialect())
 	run.finish(int(lines.Load()))
 	if ioErr != nil {
 		if !run.ioFailed {
@@ -286,6 +284,53 @@ func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOpt
 	return run.sum, nil
 }
 
-// maxInFlight bounds the batches a check holds at once (each at most 1 MB
-// of text, and its parsed values), on machines with many cores.
-const maxInFlight = 16
+// fileRun is the state of one Check.
+type fileRun struct {
+	e      *Engine
+	name   string
+	report func(Finding)
+	// message is FileOptions.Message.
+	message func(MessageInfo)
+	sum     Summary
+	dirs    *bufio.Scanner
+	// dirLines counts the sidecar's entries read: one per line of the
+	// trace, blank and unreadable lines included.
+	dirLines int
+	// dirEnded is set when the sidecar ran out or was refused, dirShort
+	// when it ran out.
+	dirEnded, dirShort bool
+
+	control  *RuleControl
+	baseline *Baseline
+
+	// annotators read each record for message (annotate), made on first use.
+	annotators []protocol.Annotator
+
+	decided  bool // a batch has been seen
+	detected bool // the protocol is known
+	rules    protocol.Rules
+	h        protocol.Handler
+	judge    *judge.Trace // the judge of the trace's messages
+	// skipAll is set when the file matches no protocol: its one finding
+	// has been reported and the rest is only counted.
+	skipAll bool
+	notes   []Finding // found by the in-order stage, for the batch's report
+
+	// Owned by the goroutine that reports.
+	ioFailed   bool                 // reading stopped early
+	onceSeen   map[string]bool      // the once-per-trace warnings reported
+	typeNames  map[[2]string]string // "proto label" by proto and label, for ByType
+	outProto   string               // the protocol and dialect findings name
+	outDialect string
+	violated   map[string]bool // the requirements the reported findings name
+	text       textRun         // consecutive lines of text, not yet reported
+}
+
+// newRun returns the state of one Check of the trace named name.
+func (e *Engine) newRun(name string, fo FileOptions, report func(Finding)) *fileRun {
+	run := &fileRun{e: e, name: name, report: report, message: fo.Message, control: fo.Rules, baseline: fo.Baseline, onceSeen: map[string]bool{}, sum: Summary{Files: 1, ByType: map[string]int{}, ByRule: map[string]int{}}}
+	if fo.Directions != nil {
+		run.dirs = bufio.NewScanner(fo.Directions)
+	}
+	return run
+}

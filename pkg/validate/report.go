@@ -1,148 +1,21 @@
 package validate
 
-// Reporting: the findings a check publishes in line order
-// with the requirement and side they name, and the summary it ends with.
+// The report stage (the calling goroutine, batches in order): the findings
+// a check publishes in line order with the requirement and side they name,
+// the rule control and baseline applied as each is emitted, and the
+// end-of-trace findings and summary.
 
 import (
 	"bytes"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/agentproto/agentproto/pkg/validate/judge"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
 )
-
-// textRun is a run of consecutive lines that are plain text rather than
-// JSON, such as a peer's log lines written to the protocol's stream: one
-// finding for the run, not one a line.
-type textRun struct {
-	first  Finding // the first line's finding, completed
-	last   int     // the last line of the run
-	n      int     // lines in the run
-	sample string  // the first line's text, quoted and cut
-}
-
-// isText reports whether a line that is not valid JSON is text: it does
-// not even begin like a JSON object or array (a cut or broken message does).
-func isText(data []byte) bool {
-	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
-		return false // a byte order mark has a finding of its own
-	}
-	for _, c := range data {
-		switch c {
-		case ' ', '\t', '\r':
-			continue
-		case '{', '[':
-			return false
-		}
-		return true
-	}
-	return false
-}
-
-// addText adds a line of text, whose finding is f, to the run.
-func (r *fileRun) addText(f Finding, data []byte) {
-	if r.text.n == 0 {
-		if len(data) > 4*protocol.MaxEcho {
-			data = data[:4*protocol.MaxEcho]
-		}
-		r.text = textRun{first: f, sample: protocol.Quote(string(data))}
-	}
-	r.text.n++
-	r.text.last = f.Line
-}
-
-// flushText reports the run of text lines, if there is one: a single
-// line as its own JSON finding, a longer run as one finding that names
-// its lines and says where logs belong.
-func (r *fileRun) flushText() {
-	t := r.text
-	r.text = textRun{}
-	switch t.n {
-	case 0:
-		return
-	case 1:
-		r.emit(t.first)
-		return
-	}
-	f := t.first
-	f.Pointer = ""
-	f.Message = fmt.Sprintf("lines %d to %d are %d lines of text, not JSON (the first is %s)", f.Line, t.last, t.n, t.sample)
-	if r.outProto != "" {
-		f.Message += ": log output written to the protocol's stream? It carries only the protocol's JSON messages, one a line; write logs to stderr"
-	} else {
-		f.Message += ": a trace is JSON Lines or SSE text, one message a line"
-	}
-	r.emit(f)
-}
-
-func (r *fileRun) protocol() string {
-	if r.rules == nil {
-		return ""
-	}
-	return r.rules.Name()
-}
-
-func (r *fileRun) dialect() string {
-	if r.h == nil {
-		return ""
-	}
-	return r.h.Dialect()
-}
-
-// note keeps a finding of the in-order stage, to be reported with the
-// batch it was found in.
-func (r *fileRun) note(f Finding) { r.notes = append(r.notes, f) }
-
-// view sets the protocol and dialect that findings reported from now on
-// name, as the in-order stage knew them after the batch being reported.
-func (r *fileRun) view(proto, dialect string) { r.outProto, r.outDialect = proto, dialect }
-
-func (r *fileRun) emit(f Finding) {
-	f.File = r.name
-	f.Pointer = cutPointer(f.Pointer)
-	if f.Protocol == "" {
-		f.Protocol = r.outProto
-	}
-	if f.Dialect == "" {
-		f.Dialect = r.outDialect
-	}
-	f, keep := r.control.apply(f)
-	if !keep || r.baseline.match(f) {
-		return
-	}
-	if f.Requirement != "" {
-		if r.violated == nil {
-			r.violated = map[string]bool{}
-		}
-		r.violated[f.Requirement] = true
-	}
-	r.sum.Add(f)
-	if r.report != nil {
-		r.report(f)
-	}
-}
-
-// maxPerLine is the most findings reported one by one for a line; the rest
-// are counted in one too-many finding, so that output and memory stay
-// proportional to what a person can read.
-const maxPerLine = judge.MaxPerLine
-
-// typeName is the summary's name of a message type: "acp session/update".
-func (r *fileRun) typeName(proto, label string) string {
-	k := [2]string{proto, label}
-	n, ok := r.typeNames[k]
-	if !ok {
-		if r.typeNames == nil {
-			r.typeNames = map[[2]string]string{}
-		}
-		n = proto + " " + label
-		r.typeNames[k] = n
-	}
-	return n
-}
 
 // publish reports a batch's findings in order (the calling goroutine) and
 // returns the in-order stage's error.
@@ -214,6 +87,29 @@ func (r *fileRun) publish(b *batch) error {
 	return b.stepErr
 }
 
+// view sets the protocol and dialect that findings reported from now on
+// name, as the in-order stage knew them after the batch being reported.
+func (r *fileRun) view(proto, dialect string) { r.outProto, r.outDialect = proto, dialect }
+
+// maxPerLine is the most findings reported one by one for a line; the rest
+// are counted in one too-many finding, so that output and memory stay
+// proportional to what a person can read.
+const maxPerLine = judge.MaxPerLine
+
+// typeName is the summary's name of a message type: "acp session/update".
+func (r *fileRun) typeName(proto, label string) string {
+	k := [2]string{proto, label}
+	n, ok := r.typeNames[k]
+	if !ok {
+		if r.typeNames == nil {
+			r.typeNames = map[[2]string]string{}
+		}
+		n = proto + " " + label
+		r.typeNames[k] = n
+	}
+	return n
+}
+
 // itemFindings hands the findings of one message to more, in the order
 // they are reported: the once-per-trace warnings not given yet, the schema
 // findings, then the state findings. under is the pointer of the message
@@ -249,8 +145,182 @@ func (r *fileRun) blame(f *Finding, m *protocol.Message) {
 	}
 }
 
+// entryPointer is the pointer of entry i of a batch line, which its
+// findings' pointers go under.
+func entryPointer(i int) string { return "/" + strconv.Itoa(i) }
+
+// schemaAt reports whether a schema finding points at ptr.
+func schemaAt(out []Finding, ptr string) bool {
+	for _, f := range out {
+		if f.Rule == RuleSchema && f.Pointer == ptr && ptr != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// textRun is a run of consecutive lines that are plain text rather than
+// JSON, such as a peer's log lines written to the protocol's stream: one
+// finding for the run, not one a line.
+type textRun struct {
+	first  Finding // the first line's finding, completed
+	last   int     // the last line of the run
+	n      int     // lines in the run
+	sample string  // the first line's text, quoted and cut
+}
+
+// isText reports whether a line that is not valid JSON is text: it does
+// not even begin like a JSON object or array (a cut or broken message does).
+func isText(data []byte) bool {
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		return false // a byte order mark has a finding of its own
+	}
+	for _, c := range data {
+		switch c {
+		case ' ', '\t', '\r':
+			continue
+		case '{', '[':
+			return false
+		}
+		return true
+	}
+	return false
+}
+
+// addText adds a line of text, whose finding is f, to the run.
+func (r *fileRun) addText(f Finding, data []byte) {
+	if r.text.n == 0 {
+		if len(data) > 4*protocol.MaxEcho {
+			data = data[:4*protocol.MaxEcho]
+		}
+		r.text = textRun{first: f, sample: protocol.Quote(string(data))}
+	}
+	r.text.n++
+	r.text.last = f.Line
+}
+
+// flushText reports the run of text lines, if there is one: a single
+// line as its own JSON finding, a longer run as one finding that names
+// its lines and says where logs belong.
+func (r *fileRun) flushText() {
+	t := r.text
+	r.text = textRun{}
+	switch t.n {
+	case 0:
+		return
+	case 1:
+		r.emit(t.first)
+		return
+	}
+	f := t.first
+	f.Pointer = ""
+	f.Message = fmt.Sprintf("lines %d to %d are %d lines of text, not JSON (the first is %s)", f.Line, t.last, t.n, t.sample)
+	if r.outProto != "" {
+		f.Message += ": log output written to the protocol's stream? It carries only the protocol's JSON messages, one a line; write logs to stderr"
+	} else {
+		f.Message += ": a trace is JSON Lines or SSE text, one message a line"
+	}
+	r.emit(f)
+}
+
+func (r *fileRun) emit(f Finding) {
+	f.File = r.name
+	f.Pointer = cutPointer(f.Pointer)
+	if f.Protocol == "" {
+		f.Protocol = r.outProto
+	}
+	if f.Dialect == "" {
+		f.Dialect = r.outDialect
+	}
+	f, keep := r.control.apply(f)
+	if !keep || r.baseline.match(f) {
+		return
+	}
+	if f.Requirement != "" {
+		if r.violated == nil {
+			r.violated = map[string]bool{}
+		}
+		r.violated[f.Requirement] = true
+	}
+	r.sum.Add(f)
+	if r.report != nil {
+		r.report(f)
+	}
+}
+
+// maxToken is the longest pointer token a finding repeats: input keys can
+// be megabytes long.
+const maxToken = protocol.MaxEcho
+
+// cutPointer shortens the over-long tokens of a pointer to maxToken bytes
+// with "...": the place stays readable, the output stays small.
+func cutPointer(p string) string {
+	if len(p) <= 4*maxToken {
+		return p
+	}
+	toks := strings.Split(p, "/")
+	for i, t := range toks {
+		if len(t) > maxToken {
+			n := maxToken - 3
+			for n > 0 && !utf8.RuneStart(t[n]) {
+				n--
+			}
+			toks[i] = t[:n] + "..."
+		}
+	}
+	return strings.Join(toks, "/")
+}
+
+// apply returns f as c has it reported, and false when c drops it. Findings
+// of the io rule are never changed.
+func (c *RuleControl) apply(f Finding) (Finding, bool) {
+	if c == nil || f.Rule == RuleIO {
+		return f, true
+	}
+	if ruleMatches(c.Disable, f.Rule) {
+		return f, false
+	}
+	if f.Severity == Error && ruleMatches(c.Warn, f.Rule) {
+		f.Severity = Warning
+	}
+	return f, true
+}
+
+func ruleMatches(patterns []string, rule string) bool {
+	for _, p := range patterns {
+		if pre, ok := strings.CutSuffix(p, "*"); ok {
+			if strings.HasPrefix(rule, pre) {
+				return true
+			}
+		} else if p == rule {
+			return true
+		}
+	}
+	return false
+}
+
+// match reports whether f is a known finding, and uses up one count of it.
+// io findings are never known: they say a trace was not checked.
+func (b *Baseline) match(f Finding) bool {
+	if b == nil || f.Rule == RuleIO {
+		return false
+	}
+	k := baselineKey{baselineFileName(b.dir, f.File), f.Rule, f.Pointer, f.Message}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.left[k] == 0 {
+		return false
+	}
+	b.left[k]--
+	b.matched++
+	return true
+}
+
 // finish reports end-of-trace findings and completes the summary.
 func (r *fileRun) finish(lines int) {
+	// Findings from now on name the protocol and dialect as the trace
+	// ended.
+	r.view(r.protocol(), r.dialect())
 	r.sum.Lines = lines
 	r.flushText()
 	defer func() {
@@ -319,37 +389,4 @@ func (r *fileRun) coverage(rep protocol.Reporter) *Coverage {
 		sort.Strings(l)
 	}
 	return cov
-}
-
-// maxToken is the longest pointer token a finding repeats: input keys can
-// be megabytes long.
-const maxToken = protocol.MaxEcho
-
-// cutPointer shortens the over-long tokens of a pointer to maxToken bytes
-// with "...": the place stays readable, the output stays small.
-func cutPointer(p string) string {
-	if len(p) <= 4*maxToken {
-		return p
-	}
-	toks := strings.Split(p, "/")
-	for i, t := range toks {
-		if len(t) > maxToken {
-			n := maxToken - 3
-			for n > 0 && !utf8.RuneStart(t[n]) {
-				n--
-			}
-			toks[i] = t[:n] + "..."
-		}
-	}
-	return strings.Join(toks, "/")
-}
-
-// schemaAt reports whether a schema finding points at ptr.
-func schemaAt(out []Finding, ptr string) bool {
-	for _, f := range out {
-		if f.Rule == RuleSchema && f.Pointer == ptr && ptr != "" {
-			return true
-		}
-	}
-	return false
 }

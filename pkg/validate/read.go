@@ -1,7 +1,9 @@
 package validate
 
-// Batches: the runs of records that travel through a check's stages
-// together, and the storage of their lines, reused from batch to batch.
+// The read stage: the trace is read on a goroutine of its own and cut into
+// batches, the runs of records that travel through a check's stages
+// together; batches and the storage of their lines are reused from batch
+// to batch.
 
 import (
 	"bytes"
@@ -16,6 +18,182 @@ import (
 	"github.com/agentproto/agentproto/pkg/validate/judge"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
 )
+
+// readBatches reads the trace on a goroutine of its own and sends its
+// records in batches, closing the channel at the end of the trace (or of
+// ctx). A batch that ends the trace early holds the error that ended it.
+// lines follows the lines read, for the summary. A live trace (fo.Idle)
+// is read ahead on one more goroutine, so that the batch being filled is
+// sent on once no line has come for the idle time.
+func readBatches(ctx context.Context, tr *trace.Reader, fo FileOptions, free chan *batch, lines *atomic.Int64) <-chan *batch {
+	next := func() (trace.Record, error) {
+		rec, err := tr.Next()
+		lines.Store(int64(tr.Lines()))
+		return rec, err
+	}
+	batches := make(chan *batch, 2)
+	bt := &batcher{ctx: ctx, free: free, out: batches, progress: fo.Progress, lines: lines}
+	if fo.Idle > 0 {
+		go bt.runLive(readAhead(ctx, next), fo.Idle)
+	} else {
+		go bt.run(next)
+	}
+	return batches
+}
+
+// readAhead reads a live trace on a goroutine of its own, which blocks on
+// the trace while the batcher waits for a line or for the idle time,
+// whichever comes first.
+func readAhead(ctx context.Context, next func() (trace.Record, error)) <-chan record {
+	reads := make(chan record, 64)
+	go func() {
+		defer close(reads)
+		for {
+			rec, err := next()
+			select {
+			case reads <- record{rec, err}:
+			case <-ctx.Done():
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return reads
+}
+
+// record is what the trace reader gives: a record, or why it stopped.
+type record struct {
+	rec trace.Record
+	err error
+}
+
+// batcher cuts the records of a trace into batches. Batches hold at most
+// maxBatchItems records: about ten are alive at once (in flight, queued,
+// being filled), and their items, nodes and lines are most of the memory
+// a run touches. 512 made a 4.6 MB trace fault in 28% more pages and cost
+// 4% more CPU, for no gain in throughput. A batch also ends at
+// maxBatchBytes of text, a line that holds an array counting for more
+// (readCost), since each of its entries becomes a message.
+type batcher struct {
+	ctx      context.Context
+	free     chan *batch
+	out      chan<- *batch
+	progress func(lines int)
+	lines    *atomic.Int64
+	b        *batch // the batch being filled
+	size     int    // its cost so far
+}
+
+// maxBatchBytes is the text a batch holds at most (see batcher).
+const maxBatchBytes = 1 << 20
+
+// run cuts the records of next into batches until the trace ends.
+func (bt *batcher) run(next func() (trace.Record, error)) {
+	defer close(bt.out)
+	bt.b = reuse(bt.free)
+	for index := 0; ; index++ {
+		if bt.ctx.Err() != nil {
+			return
+		}
+		rec, err := next()
+		if err != nil {
+			bt.end(err)
+			return
+		}
+		if !bt.add(rec, index) {
+			return
+		}
+	}
+}
+
+// runLive cuts the records of a live trace, read ahead (readAhead), into
+// batches until the trace ends, and sends the batch being filled on once
+// no record has come for idle.
+func (bt *batcher) runLive(reads <-chan record, idle time.Duration) {
+	defer close(bt.out)
+	bt.b = reuse(bt.free)
+	timer := time.NewTimer(idle)
+	defer timer.Stop()
+	for index := 0; ; {
+		if bt.ctx.Err() != nil {
+			return
+		}
+		timer.Reset(idle)
+		select {
+		case r, ok := <-reads:
+			if !ok {
+				return
+			}
+			if r.err != nil {
+				bt.end(r.err)
+				return
+			}
+			if !bt.add(r.rec, index) {
+				return
+			}
+			index++
+		case <-timer.C:
+			if len(bt.b.items) > 0 && !bt.flush() {
+				return
+			}
+		case <-bt.ctx.Done():
+			return
+		}
+	}
+}
+
+// add adds a record to the batch being filled, sending it on when full;
+// false when ctx ended first.
+func (bt *batcher) add(rec trace.Record, index int) bool {
+	bt.b.add(rec, index)
+	bt.size += readCost(rec.Data)
+	if len(bt.b.items) < maxBatchItems && bt.size < maxBatchBytes {
+		return true
+	}
+	if !bt.flush() {
+		return false
+	}
+	if bt.progress != nil {
+		bt.progress(int(bt.lines.Load()))
+	}
+	return true
+}
+
+// end sends the last batch, with the error that ended the trace unless
+// it is the end of the trace itself.
+func (bt *batcher) end(err error) {
+	if !errors.Is(err, io.EOF) {
+		bt.b.err = err
+		bt.b.errLine = int(bt.lines.Load()) + 1
+	}
+	if len(bt.b.items) > 0 || bt.b.err != nil {
+		bt.flush()
+	}
+}
+
+// flush sends the batch being filled and starts another; false when ctx
+// ended first.
+func (bt *batcher) flush() bool {
+	bt.b.seal()
+	if !send(bt.ctx, bt.out, bt.b) {
+		return false
+	}
+	bt.b, bt.size = reuse(bt.free), 0
+	return true
+}
+
+// send sends v on ch unless ctx is done first, and reports whether it
+// sent.
+func send[T any](ctx context.Context, ch chan<- T, v T) bool {
+	select {
+	case ch <- v:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
 
 // item is one record of a trace on its way through the pipeline: the
 // message the rules see, and what the engine adds to it.
@@ -127,156 +305,6 @@ func (b *batch) seal() {
 	}
 }
 
-// record is what the trace reader gives: a record, or why it stopped.
-type record struct {
-	rec trace.Record
-	err error
-}
-
-// readBatches reads the trace on a goroutine of its own and sends its
-// records in batches, closing the channel at the end of the trace (or of
-// ctx). A batch that ends the trace early holds the error that ended it.
-// lines follows the lines read, for the summary. A live trace (fo.Idle)
-// is read on one more goroutine, so that the batch being filled is sent
-// on once no line has come for the idle time.
-func readBatches(ctx context.Context, tr *trace.Reader, fo FileOptions, free chan *batch, lines *atomic.Int64) <-chan *batch {
-	next := func() (trace.Record, error) {
-		rec, err := tr.Next()
-		lines.Store(int64(tr.Lines()))
-		return rec, err
-	}
-	var reads chan record
-	if fo.Idle > 0 {
-		// Live: a goroutine blocks on the trace while the batcher
-		// waits for a line or for the idle time, whichever comes first.
-		reads = make(chan record, 64)
-		go func() {
-			defer close(reads)
-			for {
-				rec, err := next()
-				select {
-				case reads <- record{rec, err}:
-				case <-ctx.Done():
-					return
-				}
-				if err != nil {
-					return
-				}
-			}
-		}()
-	}
-	batches := make(chan *batch, 2)
-	bt := batcher{ctx: ctx, free: free, out: batches, progress: fo.Progress, lines: lines}
-	go bt.run(next, reads, fo.Idle)
-	return batches
-}
-
-// batcher cuts the records of a trace into batches. Batches hold at most
-// maxBatchItems records: about ten are alive at once (in flight, queued,
-// being filled), and their items, nodes and lines are most of the memory
-// a run touches. 512 made a 4.6 MB trace fault in 28% more pages and cost
-// 4% more CPU, for no gain in throughput. A batch also ends at
-// maxBatchBytes of text, a line that holds an array counting for more
-// (readCost), since each of its entries becomes a message.
-type batcher struct {
-	ctx      context.Context
-	free     chan *batch
-	out      chan<- *batch
-	progress func(lines int)
-	lines    *atomic.Int64
-	b        *batch // the batch being filled
-	size     int    // its cost so far
-}
-
-// maxBatchBytes is the text a batch holds at most (see batcher).
-const maxBatchBytes = 1 << 20
-
-// flush sends the batch being filled and starts another; false when ctx
-// ended first.
-func (bt *batcher) flush() bool {
-	bt.b.seal()
-	if !send(bt.ctx, bt.out, bt.b) {
-		return false
-	}
-	bt.b, bt.size = reuse(bt.free), 0
-	return true
-}
-
-// run reads records from next, or from reads when it is set (a live
-// trace, flushed after idle without a record), until the trace ends.
-func (bt *batcher) run(next func() (trace.Record, error), reads <-chan record, idle time.Duration) {
-	defer close(bt.out)
-	bt.b = reuse(bt.free)
-	var timer *time.Timer
-	if reads != nil {
-		timer = time.NewTimer(idle)
-		defer timer.Stop()
-	}
-	for index := 0; ; index++ {
-		if bt.ctx.Err() != nil {
-			return
-		}
-		var rec trace.Record
-		var err error
-		if reads == nil {
-			rec, err = next()
-		} else {
-			timer.Reset(idle)
-			select {
-			case r, ok := <-reads:
-				if !ok {
-					return
-				}
-				rec, err = r.rec, r.err
-			case <-timer.C:
-				if len(bt.b.items) > 0 && !bt.flush() {
-					return
-				}
-				index--
-				continue
-			case <-bt.ctx.Done():
-				return
-			}
-		}
-		if err != nil {
-			bt.end(err)
-			return
-		}
-		if !bt.add(rec, index) {
-			return
-		}
-	}
-}
-
-// add adds a record to the batch being filled, sending it on when full;
-// false when ctx ended first.
-func (bt *batcher) add(rec trace.Record, index int) bool {
-	bt.b.add(rec, index)
-	bt.size += readCost(rec.Data)
-	if len(bt.b.items) < maxBatchItems && bt.size < maxBatchBytes {
-		return true
-	}
-	if !bt.flush() {
-		return false
-	}
-	if bt.progress != nil {
-		bt.progress(int(bt.lines.Load()))
-	}
-	return true
-}
-
-// end sends the last batch, with the error that ended the trace unless
-// it is the end of the trace itself.
-func (bt *batcher) end(err error) {
-	if !errors.Is(err, io.EOF) {
-		bt.b.err = err
-		bt.b.errLine = int(bt.lines.Load()) + 1
-	}
-	if len(bt.b.items) > 0 || bt.b.err != nil {
-		bt.flush()
-	}
-}
-
 // lineStore holds a batch's lines: short ones are copied into chunks
 // that the batch keeps when it is reused, a long one gets an array of its
 // own.
@@ -319,3 +347,23 @@ func (s *lineStore) keep(line []byte) []byte {
 // reset makes the store reuse its chunks from the first: the lines it
 // returned before must no longer be used.
 func (s *lineStore) reset() { s.used = 0 }
+
+// arrayWeight is how many bytes of a line that looks like an array count
+// for, when the reader fills batches up to a size: an array's entries each
+// become a message, which weighs far more than the byte or two an entry
+// may take, so that batches of arrays hold fewer lines.
+const arrayWeight = 32
+
+// readCost is what a record counts for towards a batch's size.
+func readCost(data []byte) int {
+	for _, c := range data {
+		switch c {
+		case ' ', '\t', '\r', '\n':
+			continue
+		case '[':
+			return len(data) * arrayWeight
+		}
+		return len(data)
+	}
+	return len(data)
+}

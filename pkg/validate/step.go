@@ -1,5 +1,10 @@
 package validate
 
+// The step stage, in order (one goroutine, batches in order): the protocol
+// is detected from the first batch, each record takes its direction from
+// the sidecar, and the protocol's rules step through the messages; the end
+// of the sidecar is checked at the end of the trace.
+
 import (
 	"bytes"
 	"fmt"
@@ -11,13 +16,49 @@ import (
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
 )
 
+// step is the in-order stage (one goroutine, batches in order): detection,
+// the direction sidecar, dispatch and the protocol state.
+func (r *fileRun) step(b *batch) {
+	defer func() {
+		b.notes, r.notes = r.notes, nil
+		b.proto, b.dialect = r.protocol(), r.dialect()
+	}()
+	if !r.detected && !r.skipAll {
+		if err := r.decide(b.items); err != nil {
+			r.skipAll = true
+			b.skip, b.stepErr = true, err
+			return
+		}
+	}
+	b.stepErr = r.directions(b.items)
+	if r.skipAll {
+		b.skip = true
+		return
+	}
+	if r.h != nil {
+		bt, _ := r.h.(protocol.Batcher)
+		for _, it := range b.items {
+			switch {
+			case it.bad != nil:
+				r.h.Lost(&it.m)
+			case bt != nil:
+				stepLine(bt, it)
+			default:
+				r.h.Step(&it.m)
+			}
+		}
+	}
+}
+
 // decide picks the protocol of the file from its first batch of messages
 // that holds any JSON, and starts that protocol's rules. The error is a
 // schema set that does not compile.
 func (r *fileRun) decide(items []*item) error {
 	r.decided = true
-	rules := r.e.rulesOf(r.e.opts.Protocol)
-	if rules == nil {
+	var rules protocol.Rules
+	if r.e.opts.Protocol != "" {
+		rules = r.e.rulesOf(r.e.opts.Protocol)
+	} else {
 		for _, m := range firstMessages(items, true) {
 			if m.Obj() == nil {
 				continue
@@ -71,6 +112,28 @@ func (r *fileRun) decide(items []*item) error {
 	r.judge = r.e.judge.Trace(r.name, rules.Name())
 	r.detected = true
 	return nil
+}
+
+// firstMessages returns the messages of the records, for detection: a
+// record whose value is an array stands for its entries. Unless parsed is
+// set, the records that could not be parsed are there too (with no value).
+func firstMessages(items []*item, parsed bool) []*protocol.Message {
+	out := make([]*protocol.Message, 0, len(items))
+	for _, it := range items {
+		switch {
+		case it.bad != nil:
+			if !parsed {
+				out = append(out, &it.m)
+			}
+		case it.array != nil:
+			for i := range it.array.items {
+				out = append(out, &it.array.items[i].m)
+			}
+		default:
+			out = append(out, &it.m)
+		}
+	}
+	return out
 }
 
 // undetected handles a file whose first messages match no protocol.
@@ -263,3 +326,104 @@ func utf16Text(items []*item) string {
 	}
 	return ""
 }
+
+// directions reads one sidecar line per record, for protocols that take a
+// direction sidecar.
+func (r *fileRun) directions(items []*item) error {
+	if r.dirs == nil || r.rules == nil {
+		return nil
+	}
+	allowed := r.rules.Directions()
+	if len(allowed) == 0 {
+		return nil
+	}
+	for _, it := range items {
+		// Entry k is line k's: skip those of the lines that hold no
+		// record (blank lines).
+		var d string
+		for r.dirLines < it.m.Line {
+			if !r.dirs.Scan() {
+				err := r.dirs.Err()
+				r.dirs, r.dirEnded = nil, true
+				if err != nil {
+					return fmt.Errorf("direction sidecar: %w", err)
+				}
+				// Short: the rest of the trace is read without
+				// directions, and the end of the trace says so.
+				r.dirShort = true
+				return nil
+			}
+			r.dirLines++
+			d = strings.TrimSpace(r.dirs.Text())
+		}
+		ok := false
+		for _, a := range allowed {
+			ok = ok || d == a
+		}
+		if !ok {
+			r.dirs, r.dirEnded = nil, true
+			return fmt.Errorf("direction sidecar: line %d holds %s; each line must be %s", r.dirLines, protocol.Quote(d), strings.Join(allowed, " or "))
+		}
+		it.m.Dir = d
+	}
+	return nil
+}
+
+// sidecarCount warns once when the direction sidecar holds another number
+// of entries than the trace has lines: one of them was cut or is another
+// trace's, and the directions read may be shifted.
+func (r *fileRun) sidecarCount(lines int) {
+	n := r.dirLines
+	switch {
+	case r.dirShort:
+	case r.dirs == nil || lines == 0:
+		return
+	default:
+		for n <= lines && r.dirs.Scan() {
+			n++
+		}
+		if n == lines {
+			return
+		}
+	}
+	more := "fewer"
+	if n > lines {
+		more = "more"
+	}
+	r.emit(Finding{Line: 0, Severity: Warning, Rule: RuleSidecar, Message: fmt.Sprintf("the direction sidecar holds %s entries (%d) than the trace has lines (%d): it holds one direction per line of the trace, blank and unreadable lines included; the directions read may be shifted, and lines past its end were read without one", more, n, lines)})
+}
+
+// stepLine hands a record to rules that read batches: an array's entries
+// as messages of their own, which take the line's direction.
+func stepLine(bt protocol.Batcher, it *item) {
+	es := it.array
+	if es == nil {
+		bt.StepLine(&it.m, nil, 0)
+		return
+	}
+	msgs := make([]*protocol.Message, len(es.items))
+	for i := range es.items {
+		e := &es.items[i]
+		e.m.Dir = it.m.Dir
+		msgs[i] = &e.m
+	}
+	es.batch = bt.StepLine(&it.m, msgs, es.total)
+}
+
+func (r *fileRun) protocol() string {
+	if r.rules == nil {
+		return ""
+	}
+	return r.rules.Name()
+}
+
+func (r *fileRun) dialect() string {
+	if r.h == nil {
+		return ""
+	}
+	return r.h.Dialect()
+}
+
+// note keeps a finding of the in-order stage, to be reported with the
+// batch it was found in.
+func (r *fileRun) note(f Finding) { r.notes = append(r.notes, f) }

@@ -1,6 +1,6 @@
 package validate
 
-// The judge stage of a check: each message's schema checks go to the
+// The check stage (any goroutine): each message's schema checks go to the
 // judge (package judge), and a message valid by its schema is round-tripped
 // through the generated types when asked.
 
@@ -9,6 +9,29 @@ import (
 
 	"github.com/agentproto/agentproto/pkg/validate/judge"
 )
+
+// check runs a batch's schema checks and round trips (any goroutine).
+func (r *fileRun) check(b *batch) {
+	if b.skip {
+		return
+	}
+	for _, it := range b.items {
+		es := batchEntries(it)
+		r.checkItem(it, &b.sc)
+		for i := range es {
+			r.checkItem(&es[i], &b.sc)
+		}
+	}
+}
+
+// batchEntries returns the entries of it that the rules read as a batch,
+// nil when it is not one.
+func batchEntries(it *item) []item {
+	if it.array == nil || !it.array.batch {
+		return nil
+	}
+	return it.array.items
+}
 
 // checkItem judges one message's schema checks and runs its round trip,
 // with sc reused from message to message.
