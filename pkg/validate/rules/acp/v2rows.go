@@ -66,18 +66,6 @@ func v2GateRow(capability string) (string, bool) {
 	return "", false
 }
 
-// agentsCapability reports whether the capability an offer needs is the
-// agent's: v1 names it so, and v2, whose pointers are the same for both
-// sides, needs the capability of the side that receives the offer (the
-// handler of a request's params, the sender of the request of a result).
-func agentsCapability(ad *registry.ACPAdvertisement, handler string) bool {
-	if !strings.HasPrefix(ad.Capability, "/capabilities/") {
-		return strings.HasPrefix(ad.Capability, "/agentCapabilities/")
-	}
-	inResult := strings.HasPrefix(ad.At+"/", "/result/")
-	return (handler == registry.HandlerAgent) != inResult
-}
-
 // v2PathRows are the rows of the paths that have one of their own.
 var v2PathRows = map[string]string{
 	"/params/update/cwd":  "acp.terminal.cwd-absolute",
