@@ -563,10 +563,10 @@ func (s *state) configList(m *protocol.Message, req *request, cl *registry.ACPCo
 			var missing []string
 			fresh := false
 			for _, id := range ids {
-				fresh = fresh || !contains(ts.config, id)
+				fresh = fresh || !slices.Contains(ts.config, id)
 			}
 			for _, id := range ts.config {
-				if !contains(ids, id) {
+				if !slices.Contains(ids, id) {
 					missing = append(missing, id)
 				}
 			}
@@ -576,15 +576,6 @@ func (s *state) configList(m *protocol.Message, req *request, cl *registry.ACPCo
 		}
 	}
 	ts.config, ts.hasConfig = ids, true
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // answeredError checks a JSON-RPC error answer to req.

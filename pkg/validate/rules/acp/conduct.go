@@ -11,6 +11,7 @@ package acp
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/agentproto/agentproto/internal/jsonscan"
@@ -469,7 +470,7 @@ var traceparent = regexp.MustCompile(`^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-
 // Context reserves (the table's Trace keys).
 func (s *state) traceContext(m *protocol.Message, at string) {
 	tr := s.t.v.ACP().Trace
-	if tr == nil || !contains(tr.At, at) {
+	if tr == nil || !slices.Contains(tr.At, at) {
 		return
 	}
 	node := m.Doc.Find(at)

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -212,7 +213,7 @@ func (s *state) urlSecrets(m *protocol.Message, ptr, raw string) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if contains(secretQueryKeys, squash(k)) {
+		if slices.Contains(secretQueryKeys, squash(k)) {
 			m.Breach(reqURLNoSecrets, finding.Warning, RuleElicitation, ptr, "the elicitation's URL has query parameter %s, which carries a credential or pre-authenticated access (judged from its name): an elicitation URL carries no credentials, personal data or pre-authenticated access; the page authenticates the user itself", protocol.Quote(clip(k)))
 			return
 		}

@@ -6,6 +6,7 @@ package acp
 // keyword, so their findings are warnings.
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/agentproto/agentproto/pkg/validate/finding"
@@ -72,7 +73,7 @@ func (s *state) choice(m *protocol.Message, sessionAt string, c *registry.ACPCho
 	}
 	if c.Mode != "" && sess.modes != nil {
 		s.exercise(reqModeAvailable)
-		if id, ok := m.String(c.Mode); ok && !contains(sess.modes, id) {
+		if id, ok := m.String(c.Mode); ok && !slices.Contains(sess.modes, id) {
 			m.Breach(reqModeAvailable, finding.Warning, RuleSettings, c.Mode, "mode %s is not one of the session's availableModes (%s): the mode to switch to is one of those the agent offered", protocol.Quote(clip(id)), quoteList(sess.modes))
 		}
 	}
@@ -93,7 +94,7 @@ func (s *state) choice(m *protocol.Message, sessionAt string, c *registry.ACPCho
 		}
 	case opt.kind == "select" && len(opt.values) > 0:
 		str, isStr := v.(string)
-		if !isStr || !contains(opt.values, str) {
+		if !isStr || !slices.Contains(opt.values, str) {
 			m.Breach(reqConfigValue, finding.Warning, RuleSettings, c.Value, "%s is not one of the values option %s offers (%s): a select option is set to one of its options' values", protocol.Display(v), protocol.Quote(clip(id)), quoteList(opt.values))
 		}
 	}

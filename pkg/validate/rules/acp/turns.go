@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -96,7 +97,7 @@ func (s *state) userMessage(m *protocol.Message, ef *registry.ACPEffects, ts *tu
 		return
 	}
 	tag, ok := m.StringBytes(um.At)
-	if !ok || !contains(um.Tags, string(tag)) {
+	if !ok || !slices.Contains(um.Tags, string(tag)) {
 		return
 	}
 	if ts.fg.wantMsg == "" {
@@ -141,7 +142,7 @@ func (s *state) turnState(m *protocol.Message, ts *turnState, t *registry.ACPTur
 		switch {
 		case !fg.working:
 			m.Breach(reqRunningBeforeIdle, finding.Error, RuleTurnState, t.StopReason, "an idle state with stopReason %s, but no state_update reported running work since the session was last idle: the agent reports running when foreground work starts", protocol.Quote(reason))
-		case !contains(t.Reasons, reason) && !strings.HasPrefix(reason, "_"):
+		case !slices.Contains(t.Reasons, reason) && !strings.HasPrefix(reason, "_"):
 			m.Breach(reqCustomStopReason, finding.Error, RuleTurnState, t.StopReason, "stop reason %s is none of %s: a stop reason of one's own starts with \"_\" (%s); others are kept for later versions of ACP", protocol.Quote(reason), strings.Join(t.Reasons, ", "), protocol.Quote("_"+reason))
 		}
 	} else if fg.working {

@@ -9,6 +9,7 @@ package acp
 // patch text of diffs.
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/agentproto/agentproto/pkg/validate/finding"
@@ -241,7 +242,7 @@ func (s *state) v2Update(m *protocol.Message, ef *registry.ACPEffects, ts *turnS
 	if tr := ef.ToolRuns; tr != nil && len(v.unapproved) > 0 && whenMap(m, tr.When) {
 		id, _ := m.String(tr.ID)
 		status, _ := m.String(tr.Status)
-		if line, ok := v.unapproved[id]; ok && contains(tr.Running, status) {
+		if line, ok := v.unapproved[id]; ok && slices.Contains(tr.Running, status) {
 			delete(v.unapproved, id)
 			m.Breach(reqUnknownOutcome, finding.Error, RuleApproval, tr.Status, "tool call %s is reported %s, but its permission request was answered with an outcome this version does not define (line %d): an outcome the agent does not understand approves nothing, and the operation is not run", protocol.Quote(clip(id)), protocol.Quote(status), line)
 		}
@@ -329,7 +330,7 @@ func (s *state) v2Answered(m *protocol.Message, req *request, errored bool, code
 		delete(v.approvals, req.line)
 		if out, has := m.String(a.Outcome); ok && has && !errored {
 			s.exercise(reqUnknownOutcome)
-			if !contains(a.Known, out) && len(v.unapproved) < maxV2IDs {
+			if !slices.Contains(a.Known, out) && len(v.unapproved) < maxV2IDs {
 				if v.unapproved == nil {
 					v.unapproved = map[string]int{}
 				}
@@ -350,7 +351,7 @@ func (s *state) v2Answered(m *protocol.Message, req *request, errored bool, code
 // the history: its id is not another replayed message's.
 func (s *state) replayedMessage(m *protocol.Message, r *registry.ACPMessageID, v *v2Turn) {
 	tag, ok := m.String(r.At)
-	if !ok || !contains(r.Tags, tag) {
+	if !ok || !slices.Contains(r.Tags, tag) {
 		return
 	}
 	id, ok := m.String(r.ID)
@@ -456,7 +457,7 @@ func inBackground(m *protocol.Message, t *registry.ACPTurnState, list []string) 
 		return false
 	}
 	id, ok := m.String(t.ToolCall)
-	return ok && contains(list, id)
+	return ok && slices.Contains(list, id)
 }
 
 // dotted renders a pointer into the initialize result as the docs name
