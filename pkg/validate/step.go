@@ -78,6 +78,7 @@ func (r *fileRun) decide(items []*item) error {
 		r.undetected(items)
 		return nil
 	}
+	name := rules.Name()
 	if d, ok := rules.(protocol.Disowner); ok && r.e.opts.Protocol == "" {
 		if line, msg := d.Disown(firstMessages(items, false)); msg != "" {
 			// Another protocol that looks alike (JSON-RPC, but not
@@ -102,14 +103,14 @@ func (r *fileRun) decide(items []*item) error {
 		if len(items) > 0 {
 			line = items[0].m.Line
 		}
-		r.note(Finding{Line: line, Severity: Error, Rule: RuleUnknownProtocol, Message: fmt.Sprintf("--dialect %s does not apply to this trace, which is %s (its dialects: %s); it is read as its messages say: drop --dialect, or give it only traces of the protocol it names", r.e.opts.Dialect, strings.ToUpper(rules.Name()), strings.Join(rules.Dialects(), ", "))})
+		r.note(Finding{Line: line, Severity: Error, Rule: RuleUnknownProtocol, Message: fmt.Sprintf("--dialect %s does not apply to this trace, which is %s (its dialects: %s); it is read as its messages say: drop --dialect, or give it only traces of the protocol it names", r.e.opts.Dialect, strings.ToUpper(name), strings.Join(rules.Dialects(), ", "))})
 	}
 	h, err := rules.Start(first, protocol.Start{Dialect: dialect, Partial: r.e.opts.Partial})
 	if err != nil {
-		return fmt.Errorf("%s schemas: %w", rules.Name(), err)
+		return fmt.Errorf("%s schemas: %w", name, err)
 	}
 	r.rules, r.h = rules, h
-	r.judge = r.e.judge.Trace(r.name, rules.Name())
+	r.judge = r.e.judge.Trace(r.name, name)
 	r.detected = true
 	return nil
 }
