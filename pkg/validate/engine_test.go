@@ -17,7 +17,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/agentproto/agentproto/pkg/validate/internal/expect"
+	"github.com/agentproto/agentproto/internal/expect"
 	"github.com/agentproto/agentproto/pkg/validate/rules/acp"
 	"github.com/agentproto/agentproto/pkg/wire"
 )

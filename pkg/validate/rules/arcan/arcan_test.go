@@ -13,8 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentproto/agentproto/internal/expect"
 	"github.com/agentproto/agentproto/pkg/validate"
-	"github.com/agentproto/agentproto/pkg/validate/internal/expect"
 	"github.com/agentproto/agentproto/pkg/validate/rules/arcan"
 	"github.com/agentproto/agentproto/pkg/validate/typed"
 	"github.com/agentproto/agentproto/schema/registry"

@@ -13,8 +13,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/agentproto/agentproto/internal/expect"
 	"github.com/agentproto/agentproto/pkg/validate"
-	"github.com/agentproto/agentproto/pkg/validate/internal/expect"
 	"github.com/agentproto/agentproto/pkg/validate/typed"
 	"github.com/agentproto/agentproto/schema/registry"
 )
