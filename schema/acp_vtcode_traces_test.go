@@ -13,9 +13,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/agentproto/agentproto/internal/expect"
 )
 
 // vtcodeLine is one line of a trace with its direction.
@@ -95,23 +96,21 @@ func vtcodeLoadTrace(t testing.TB, p string) *vtcodeTrace {
 		l.val = v
 		tr.lines = append(tr.lines, l)
 	}
-	if b, err := os.ReadFile(stem + ".expect"); err == nil {
-		for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-			f := strings.Fields(line)
-			if len(f) != 3 {
-				t.Fatalf("%s.expect:%d: want LINE RULE POINTER, got %q", stem, i+1, line)
+	if keys, err := expect.Read(stem + ".expect"); err == nil {
+		for _, k := range keys {
+			if k.Requirement != "" {
+				t.Fatalf("%s.expect: %q: want LINE RULE POINTER", stem, k)
 			}
-			n, err := strconv.Atoi(f[0])
-			if err != nil || n < 1 || n > len(lines) {
-				t.Fatalf("%s.expect:%d: bad line number %q", stem, i+1, f[0])
+			if k.Line > len(lines) {
+				t.Fatalf("%s.expect: %q: line %d is not a line of the trace", stem, k, k.Line)
 			}
-			if f[1] != "schema" {
-				t.Errorf("%s.expect:%d: rule %q; these traces only break schemas", stem, i+1, f[1])
+			if k.Rule != "schema" {
+				t.Errorf("%s.expect: %q: rule %q; these traces only break schemas", stem, k, k.Rule)
 			}
-			if _, dup := tr.expect[n]; dup {
-				t.Errorf("%s.expect:%d: line %d listed twice", stem, i+1, n)
+			if _, dup := tr.expect[k.Line]; dup {
+				t.Errorf("%s.expect: line %d listed twice", stem, k.Line)
 			}
-			tr.expect[n] = f[2]
+			tr.expect[k.Line] = k.PointerText()
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		t.Fatal(err)

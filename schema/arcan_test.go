@@ -19,6 +19,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
+	"github.com/agentproto/agentproto/internal/expect"
 	"github.com/agentproto/agentproto/internal/sharedref"
 	"github.com/agentproto/agentproto/pkg/arcan"
 	"github.com/agentproto/agentproto/schema"
@@ -493,30 +494,22 @@ var arcanExpectRules = map[string]bool{
 
 func arcanReadExpect(t testing.TB, p string) []arcanExpectation {
 	t.Helper()
-	raw, err := os.ReadFile(p)
+	keys, err := expect.Read(p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out []arcanExpectation
-	for i, l := range strings.Split(strings.TrimRight(string(raw), "\n"), "\n") {
-		f := strings.Fields(l)
-		if len(f) != 3 {
-			t.Fatalf("%s:%d: want LINE RULE POINTER, got %q", p, i+1, l)
+	for _, k := range keys {
+		if k.Requirement != "" {
+			t.Fatalf("%s: %q: want LINE RULE POINTER", p, k)
 		}
-		n, err := strconv.Atoi(f[0])
-		if err != nil || n < 1 {
-			t.Fatalf("%s:%d: bad line number %q", p, i+1, f[0])
+		if !arcanExpectRules[k.Rule] {
+			t.Fatalf("%s: %q: unknown rule %q", p, k, k.Rule)
 		}
-		if !arcanExpectRules[f[1]] {
-			t.Fatalf("%s:%d: unknown rule %q", p, i+1, f[1])
+		if len(out) > 0 && out[len(out)-1].line >= k.Line {
+			t.Fatalf("%s: %q: line numbers must increase", p, k)
 		}
-		if f[2] != "-" && !strings.HasPrefix(f[2], "/") {
-			t.Fatalf("%s:%d: pointer %q is neither - nor a JSON pointer", p, i+1, f[2])
-		}
-		if len(out) > 0 && out[len(out)-1].line >= n {
-			t.Fatalf("%s:%d: line numbers must increase", p, i+1)
-		}
-		out = append(out, arcanExpectation{n, f[1], f[2]})
+		out = append(out, arcanExpectation{k.Line, k.Rule, k.PointerText()})
 	}
 	return out
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/agentproto/agentproto/internal/expect"
 	"github.com/agentproto/agentproto/pkg/validate"
 	"github.com/agentproto/agentproto/schema"
 	"github.com/agentproto/agentproto/schema/compile"
@@ -649,26 +650,24 @@ func isStateRule(rule string) bool {
 
 func readExpect(t *testing.T, file string, lines int) []expectation {
 	t.Helper()
-	b, err := os.ReadFile(file)
-	if err != nil {
+	if _, err := os.Stat(file); err != nil {
 		t.Fatalf("every invalid or dialect trace needs its .expect file: %v", err)
 	}
+	keys, err := expect.Read(file)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var out []expectation
-	for i, row := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		f := strings.Fields(row)
-		if len(f) != 3 {
-			t.Errorf("%s:%d: want LINE RULE POINTER, got %q", file, i+1, row)
+	for _, k := range keys {
+		if k.Requirement != "" {
+			t.Errorf("%s: %q: want LINE RULE POINTER", file, k)
 			continue
 		}
-		n, err := strconv.Atoi(f[0])
-		if err != nil || n < 1 || n > lines {
-			t.Errorf("%s:%d: line %q is not a line of the trace", file, i+1, f[0])
+		if k.Line > lines {
+			t.Errorf("%s: %q: line %d is not a line of the trace", file, k, k.Line)
 			continue
 		}
-		if f[2] != "-" && !strings.HasPrefix(f[2], "/") {
-			t.Errorf("%s:%d: pointer %q is neither - nor a JSON pointer", file, i+1, f[2])
-		}
-		out = append(out, expectation{line: n, rule: f[1], pointer: f[2]})
+		out = append(out, expectation{line: k.Line, rule: k.Rule, pointer: k.PointerText()})
 	}
 	if len(out) == 0 {
 		t.Errorf("%s lists no findings", file)

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/agentproto/agentproto/internal/expect"
 	"github.com/agentproto/agentproto/schema"
 	"github.com/agentproto/agentproto/schema/compile"
 	"github.com/agentproto/agentproto/schema/registry"
@@ -412,7 +412,7 @@ func readTrace(t *testing.T, p string) []traceLine {
 // schemaLines reads the lines an .expect file reports with rule "schema".
 func schemaLines(t *testing.T, p string) map[int]bool {
 	t.Helper()
-	data, err := os.ReadFile(p)
+	keys, err := expect.Read(p)
 	if os.IsNotExist(err) {
 		return nil
 	}
@@ -420,14 +420,9 @@ func schemaLines(t *testing.T, p string) map[int]bool {
 		t.Fatal(err)
 	}
 	out := map[int]bool{}
-	for _, line := range strings.Split(string(data), "\n") {
-		f := strings.Fields(line)
-		if len(f) >= 2 && f[1] == "schema" {
-			n, err := strconv.Atoi(f[0])
-			if err != nil {
-				t.Fatalf("%s: %q", p, line)
-			}
-			out[n] = true
+	for _, k := range keys {
+		if k.Rule == "schema" {
+			out[k.Line] = true
 		}
 	}
 	return out

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/agentproto/agentproto/internal/expect"
 	"github.com/agentproto/agentproto/pkg/acp"
 )
 
@@ -156,20 +157,16 @@ func TestFixturesRoundTrip(t *testing.T) {
 // findings (none when there is no .expect file).
 func schemaFindings(t *testing.T, trace string) map[int]bool {
 	out := map[int]bool{}
-	data, err := os.ReadFile(strings.TrimSuffix(trace, ".jsonl") + ".expect")
+	keys, err := expect.Read(strings.TrimSuffix(trace, ".jsonl") + ".expect")
 	if os.IsNotExist(err) {
 		return out
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, l := range strings.Split(string(data), "\n") {
-		f := strings.Fields(l)
-		if len(f) >= 2 && f[1] == "schema" {
-			var n int
-			if err := json.Unmarshal([]byte(f[0]), &n); err == nil {
-				out[n] = true
-			}
+	for _, k := range keys {
+		if k.Rule == "schema" {
+			out[k.Line] = true
 		}
 	}
 	return out
