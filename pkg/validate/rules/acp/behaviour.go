@@ -54,49 +54,6 @@ type turnState struct {
 	v2        v2Turn     // what v2's checks of the session's work keep
 }
 
-// exercise notes that the trace reached the situation of a requirement,
-// and of the rows that restate it.
-//
-// Most calls note a row noted before, on every message of a kind: such a
-// call is answered by the small cache of rows noted (a string comparison,
-// which for the same constant compares one pointer), not by the set.
-func (s *state) exercise(id string) {
-	if id != "" {
-		slot := &s.noted[(len(id)*7+int(id[len(id)-1]))%len(s.noted)]
-		if *slot == id {
-			return
-		}
-		*slot = id
-	}
-	if s.exercised == nil {
-		s.exercised = protocol.NewExercise(nil)
-	}
-	if s.exercised.Row(id) {
-		return
-	}
-	for _, a := range restated[id] {
-		s.exercised.Row(a)
-	}
-}
-
-// Exercised lists the requirements whose situation the trace reached.
-func (s *state) Exercised() []string {
-	if s.exercised == nil {
-		return nil
-	}
-	return s.exercised.IDs()
-}
-
-// Catalogue lists the ids of the requirement rows of the version the trace
-// is read as, with its extensions'.
-func (s *state) Catalogue() []string {
-	var ext []*registry.Version
-	for _, x := range s.ext {
-		ext = append(ext, x.v)
-	}
-	return s.reg.RequirementIDs(s.t.v, ext...)
-}
-
 // Peers names the client and the agent from initialize's clientInfo and
 // agentInfo.
 func (s *state) Peers() []finding.Peer {
