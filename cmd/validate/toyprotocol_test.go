@@ -302,7 +302,7 @@ func TestToyUnrecognised(t *testing.T) {
 		want string
 	}{
 		{plugins{}, `no protocol recognised: ACP messages have "jsonrpc", ARCP messages "arcp" and "type", Arcan events "part_type"; the first JSON value here has the fields "hello"`},
-		{plugins{registry: reg, protocols: []validate.Protocol{toyProtocol}}, `no protocol recognised: TOY messages have their own members; the first JSON value here has the fields "hello"`},
+		{plugins{registry: reg, protocols: []validate.Protocol{toyProtocol}}, `no protocol recognised: Toy messages have "toy"; the first JSON value here has the fields "hello"`},
 	} {
 		var stdout bytes.Buffer
 		run(context.Background(), []string{"--summary=false", file}, strings.NewReader(""), &stdout, &bytes.Buffer{}, c.pl)

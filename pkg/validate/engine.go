@@ -71,8 +71,8 @@ func (f RoundtripFunc) Roundtrip(schemaID, pointer string, line []byte) ([]strin
 
 // Options configure an Engine.
 type Options struct {
-	// Protocol forces the protocol of every file ("acp", "arcp" or
-	// "arcan"); "" detects it from each file's content.
+	// Protocol forces the protocol of every file (a name of the
+	// registry's protocols); "" detects it from each file's content.
 	Protocol string
 	// Dialect forces the version or dialect a trace is read as (a name
 	// of Dialects, such as "v1-unstable" for ACP or "go-sdk" for ARCP);

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
+	"github.com/agentproto/agentproto/schema/registry"
 )
 
 // step is the in-order stage (one goroutine, batches in order): detection,
@@ -161,7 +162,7 @@ func (r *fileRun) undetected(items []*item) {
 		return
 	}
 	r.skipAll = true
-	r.note(Finding{Line: first.m.Line, Severity: Error, Rule: RuleUnknownProtocol, Message: diagnose(first, items, r.e.rules)})
+	r.note(Finding{Line: first.m.Line, Severity: Error, Rule: RuleUnknownProtocol, Message: diagnose(first, items, r.e.rules, r.e.reg)})
 }
 
 // looksBinary reports whether the records hold NUL bytes or are mostly not
@@ -187,7 +188,7 @@ func looksBinary(items []*item) bool {
 
 // diagnose says what a file that matches no protocol of rules looks like,
 // and what the real field names are.
-func diagnose(first *item, items []*item, rules []protocol.Rules) string {
+func diagnose(first *item, items []*item, rules []protocol.Rules, reg *registry.Registry) string {
 	keys := map[string]bool{}
 	var top []string
 	for i, it := range items {
@@ -218,29 +219,25 @@ func diagnose(first *item, items []*item, rules []protocol.Rules) string {
 	if len(top) > 12 {
 		top = append(top[:12], "…")
 	}
-	return fmt.Sprintf("no protocol recognised: %s; the first JSON value here has %s (use --protocol to force one)", marks(rules), describeKeys(top))
-}
-
-// marked is implemented by Rules that say what marks their protocol's
-// messages ("ACP messages", `"jsonrpc"`).
-type marked interface {
-	Marks() (what, members string)
+	return fmt.Sprintf("no protocol recognised: %s; the first JSON value here has %s (use --protocol to force one)", marks(rules, reg), describeKeys(top))
 }
 
 // marks says what marks the messages of each protocol of rules, in the
-// order they are tried: "ACP messages have "jsonrpc", ARCP messages …".
-func marks(rules []protocol.Rules) string {
+// order they are tried, as the registry describes them: "ACP messages have
+// "jsonrpc", ARCP messages …".
+func marks(rules []protocol.Rules, reg *registry.Registry) string {
 	var sb strings.Builder
 	for i, ru := range rules {
-		what, members := strings.ToUpper(ru.Name())+" messages", "their own members"
-		if m, ok := ru.(marked); ok {
-			what, members = m.Marks()
+		p := reg.Protocol(ru.Name())
+		members := p.MarksText()
+		if members == "" {
+			members = "their own members"
 		}
 		switch {
 		case i == 0:
-			fmt.Fprintf(&sb, "%s have %s", what, members)
+			fmt.Fprintf(&sb, "%s have %s", p.Messages, members)
 		default:
-			fmt.Fprintf(&sb, ", %s %s", what, members)
+			fmt.Fprintf(&sb, ", %s %s", p.Messages, members)
 		}
 	}
 	return sb.String()

@@ -69,7 +69,7 @@ func (p Protocol) Marked(has func(member string) bool) bool {
 // defaultProtocol is what a protocol versions.json says nothing of is
 // taken to be: a client and an agent, talking both ways.
 func defaultProtocol(name string) *Protocol {
-	return &Protocol{Name: name, Messages: name + " messages", Sides: [2]string{"client", "agent"}, Lanes: [2]string{"client", "agent"}}
+	return &Protocol{Name: name, Messages: strings.ToUpper(name) + " messages", Sides: [2]string{"client", "agent"}, Lanes: [2]string{"client", "agent"}}
 }
 
 // checkProtocols checks the protocols versions.json describes and keeps

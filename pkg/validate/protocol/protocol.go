@@ -276,7 +276,7 @@ func (c *Check) Pointer() string {
 // Rules is one protocol's support. Implementations are safe for concurrent
 // use; the per-trace state lives in the Handler that Start returns.
 type Rules interface {
-	// Name is the protocol's name ("acp").
+	// Name is the protocol's name, as the registry writes it.
 	Name() string
 	// Identify reports whether a message belongs to the protocol, from
 	// the members that mark it.

@@ -86,10 +86,6 @@ func (r *Rules) Identify(o map[string]any) bool {
 	return r.record(o) != nil
 }
 
-// Marks says what marks an ACP message, for a trace no protocol
-// recognises.
-func (*Rules) Marks() (what, members string) { return "ACP messages", `"jsonrpc"` }
-
 // mcpMethods are methods of the Model Context Protocol that ACP does not
 // define: their presence says a JSON-RPC trace is MCP traffic.
 var mcpMethods = map[string]bool{

@@ -58,10 +58,6 @@ func (*Rules) Identify(o map[string]any) bool {
 	return false
 }
 
-// Marks says what marks an Arcan event, for a trace no protocol
-// recognises.
-func (*Rules) Marks() (what, members string) { return "Arcan events", `"part_type"` }
-
 // Dialects lists the Arcan versions.
 func (r *Rules) Dialects() []string { return r.reg.DialectNames("arcan") }
 

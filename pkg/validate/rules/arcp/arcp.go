@@ -43,10 +43,6 @@ func (*Rules) Identify(o map[string]any) bool {
 	return a && t
 }
 
-// Marks says what marks an ARCP envelope, for a trace no protocol
-// recognises.
-func (*Rules) Marks() (what, members string) { return "ARCP messages", `"arcp" and "type"` }
-
 // Dialects lists the ARCP versions and SDK dialects.
 func (r *Rules) Dialects() []string { return r.reg.DialectNames("arcp") }
 
