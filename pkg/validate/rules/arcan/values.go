@@ -2,9 +2,9 @@ package arcan
 
 import (
 	"math"
-	"strings"
 
 	"github.com/agentproto/agentproto/internal/jsonscan"
+	"github.com/agentproto/agentproto/pkg/jsonpointer"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
 )
 
@@ -39,20 +39,12 @@ func docUint(d *jsonscan.Doc, i int) (uint64, bool) {
 // node is the node at ptr below the event being read (s.ev): the line's
 // root, or a store record's event.
 func (s *state) node(m *protocol.Message, ptr string) int {
-	d := &m.Doc
-	at := s.ev
-	for len(ptr) > 0 && at >= 0 {
-		ptr = ptr[1:]
-		tok := ptr
-		if i := strings.IndexByte(ptr, '/'); i >= 0 {
-			tok, ptr = ptr[:i], ptr[i:]
-		} else {
-			ptr = ""
-		}
-		if strings.IndexByte(tok, '~') >= 0 {
-			tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		}
+	d, at := &m.Doc, s.ev
+	if !jsonpointer.Walk(ptr, func(tok string) bool {
 		at = d.Child(at, tok)
+		return at >= 0
+	}) {
+		return -1
 	}
 	return at
 }
