@@ -42,24 +42,25 @@ func (s *state) apply(m *protocol.Message, typ, kind string, notTerminal bool) {
 	if s.connection(m, entry, typ) {
 		return
 	}
-	st := s.scope(m, entry, typ, kind)
-	s.sessionRules(m, st)
-	s.sequence(m, st)
+	var st step // on the stack: a message costs no allocation of it
+	s.scope(&st, m, entry, typ, kind)
+	s.sessionRules(m, &st)
+	s.sequence(m, &st)
 	if st.ss != nil {
 		s.acked(m, st.ss, typ)
 		s.versioned(m, st.ss, typ)
 	}
-	s.jobEffects(m, st)
-	s.requests(m, st)
+	s.jobEffects(m, &st)
+	s.requests(m, &st)
 	if notTerminal || st.jobID == "" {
 		return
 	}
-	s.jobRules(m, st)
+	s.jobRules(m, &st)
 }
 
-// scope finds the session and job a message belongs to.
-func (s *state) scope(m *protocol.Message, entry *registry.ARCPMessage, typ, kind string) *step {
-	st := &step{entry: entry, typ: typ, kind: kind}
+// scope finds the session and job a message belongs to, into st.
+func (s *state) scope(st *step, m *protocol.Message, entry *registry.ARCPMessage, typ, kind string) {
+	*st = step{entry: entry, typ: typ, kind: kind}
 	st.sid, st.hasSID = m.String("/session_id")
 	_, st.known = s.sessions.Get(st.sid)
 	if st.hasSID {
@@ -67,7 +68,6 @@ func (s *state) scope(m *protocol.Message, entry *registry.ARCPMessage, typ, kin
 	}
 	st.started = st.ss != nil && st.ss.started && !s.lossy
 	st.jobID, _ = m.String("/job_id")
-	return st
 }
 
 // sessionRules applies the rules of the session a message carries: the
