@@ -1,7 +1,9 @@
 // Package protocol is what a protocol's rules plug into: the Message the
 // engine hands them line by line, the schema Checks they ask for, the
-// compiled Schemas, and the Rules and Handler interfaces each protocol
-// package (rules/acp, rules/arcp, rules/arcan) implements. It also holds the
+// compiled Schemas, the Rules and Handler interfaces each protocol package
+// (rules/acp, rules/arcp, rules/arcan) implements, and the Annotator with
+// which a protocol tells a reader of a trace what each message is (its
+// brief, its sessions or jobs, the lifecycles it moves). It also holds the
 // small helpers the rules share: JSON pointers over parsed values, bounded
 // state (Recent) and inert rendering of input in messages.
 package protocol
