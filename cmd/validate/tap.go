@@ -315,7 +315,7 @@ func (s sessionEnd) report(o tapOptions, sink *findingSink, live *tap.Live, stde
 	var diffSum validate.Summary // the differences, for the summary
 	for _, d := range s.diffs {
 		if sink != nil {
-			f := validate.Finding{File: o.replay, Line: d.Line, Severity: validate.Error, Protocol: "acp", Rule: validate.RuleReplay, Message: d.Message}
+			f := validate.Finding{File: o.replay, Line: d.Line, Severity: validate.Error, Protocol: tap.ReplayProtocol, Rule: validate.RuleReplay, Message: d.Message}
 			diffSum.Add(f)
 			sink.add(f)
 		} else {

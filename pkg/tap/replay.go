@@ -17,6 +17,10 @@ import (
 // ErrRecording wraps the error of a recording a replay cannot read.
 var ErrRecording = errors.New("reading the recording")
 
+// ReplayProtocol is the protocol a replay speaks: the client side of an
+// ACP conversation, as the registry names it.
+const ReplayProtocol = "acp"
+
 // ReplayConfig describes a replay: the client side of a recorded ACP
 // session played against an agent under test.
 type ReplayConfig struct {
@@ -263,7 +267,7 @@ func Replay(ctx context.Context, cfg ReplayConfig) (ReplayResult, error) {
 	ran := make(chan runOut, 1)
 	go func() {
 		res, err := Run(ctx, Config{Command: cfg.Command, Env: cfg.Env, Dir: cfg.Dir, Stdin: inR, Stdout: lines, Stderr: cfg.Stderr,
-			Record: cfg.Record, Directions: cfg.RecordDirections, Observer: cfg.Observer, MaxLine: cfg.MaxLine, Protocol: "acp"})
+			Record: cfg.Record, Directions: cfg.RecordDirections, Observer: cfg.Observer, MaxLine: cfg.MaxLine, Protocol: ReplayProtocol})
 		// Whatever the client side still sends now fails at once.
 		_ = inR.CloseWithError(io.ErrClosedPipe)
 		close(lines.ch)
