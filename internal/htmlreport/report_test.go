@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentproto/agentproto/pkg/validate"
 	"github.com/agentproto/agentproto/pkg/validate/finding"
+	"github.com/agentproto/agentproto/schema/registry"
 )
 
 // build checks trace (named name) with the engine and returns the page.
@@ -23,7 +24,7 @@ func build(t *testing.T, o Options, name, trace string) (*Report, string) {
 		t.Fatal(err)
 	}
 	if o.Protocols == nil {
-		o.Protocols = drawings
+		o.Protocols = drawings(t)
 	}
 	r := New(o)
 	sum, err := e.Check(context.Background(), name, strings.NewReader(trace), validate.FileOptions{Message: func(m validate.MessageInfo) { r.Message(name, message(m)) }}, r.Finding)
@@ -38,11 +39,21 @@ func build(t *testing.T, o Options, name, trace string) (*Report, string) {
 	return r, buf.String()
 }
 
-// drawings are the lanes of the protocols the tests draw.
-var drawings = []Protocol{
-	{Name: "acp", Lanes: [2]string{"client", "agent"}},
-	{Name: "arcp", Lanes: [2]string{"client", "runtime"}},
-	{Name: "arcan", Lanes: [2]string{"consumer", "agent loop"}, OneWay: true},
+// drawings are the lanes of the protocols, as the registry names them
+// (as pkg/validate/report passes them, which this package's tests cannot
+// import).
+func drawings(t *testing.T) []Protocol {
+	t.Helper()
+	reg, err := registry.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []Protocol
+	for _, name := range reg.Protocols() {
+		p := reg.Protocol(name)
+		out = append(out, Protocol{Name: name, Lanes: p.Lanes, OneWay: p.OneWay})
+	}
+	return out
 }
 
 // message is the record the engine tells, as the page takes it (as
