@@ -50,10 +50,11 @@ func (c Catalogue) RuleDocs(proto string) []protocol.RuleDoc {
 // named if it lists the row, else from the first version that does; nil
 // when no version of the registry has it.
 func (c Catalogue) Requirement(proto, version, id string) *registry.Requirement {
-	if c.Registry == nil {
-		return validate.LookupRequirement(proto, version, id)
+	reg := c.registry()
+	if reg == nil {
+		return nil
 	}
-	return c.Registry.FindRequirement(proto, version, id)
+	return reg.FindRequirement(proto, version, id)
 }
 
 // Rules describes every rule once (validate.RuleTable of the protocols).
