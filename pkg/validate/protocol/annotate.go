@@ -84,7 +84,8 @@ func (m *Message) Str(ptr string) string {
 
 // Plain builds the value at a JSON pointer with its numbers as float64
 // (as encoding/json decodes them into any), for text that shows the value
-// (fmt's %v); nil if the pointer leads nowhere.
+// (fmt's %v); nil if the pointer leads nowhere. The message's own value
+// (Value) is left as it is.
 func (m *Message) Plain(ptr string) any {
 	return plain(m.At(ptr))
 }
@@ -97,14 +98,18 @@ func plain(v any) any {
 			return string(x)
 		}
 		return f
-	case map[string]any:
+	case map[string]any: // a copy: the message's own value may be shared
+		out := make(map[string]any, len(x))
 		for k, e := range x {
-			x[k] = plain(e)
+			out[k] = plain(e)
 		}
+		return out
 	case []any:
+		out := make([]any, len(x))
 		for i, e := range x {
-			x[i] = plain(e)
+			out[i] = plain(e)
 		}
+		return out
 	}
 	return v
 }

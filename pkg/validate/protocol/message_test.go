@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/agentproto/agentproto/internal/jsonscan"
@@ -36,5 +37,28 @@ func TestMessageReadsByPointer(t *testing.T) {
 				t.Errorf("round %d: Has(%q) = %v", round, p, m.Has(p))
 			}
 		}
+	}
+}
+
+// Plain shows numbers as float64 without changing the message's own value,
+// which the rules and the engine may read after it.
+func TestPlainLeavesTheValue(t *testing.T) {
+	line := []byte(`{"error":{"code":{"n":-32602,"list":[1]}}}`)
+	var a jsonscan.Arena
+	d, err := a.Parse(line, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &Message{Data: line, Doc: d}
+	m.Value() // built: At now reads parts of it
+	got, _ := m.Plain("/error/code").(map[string]any)
+	if _, ok := got["n"].(float64); !ok {
+		t.Errorf("Plain: n is %T, want float64", got["n"])
+	}
+	if n := At(m.Value(), "/error/code/n"); fmt.Sprintf("%T", n) != "json.Number" {
+		t.Errorf("after Plain, the message's value holds n as %T, want json.Number", n)
+	}
+	if x := At(m.Value(), "/error/code/list/0"); fmt.Sprintf("%T", x) != "json.Number" {
+		t.Errorf("after Plain, the message's value holds list[0] as %T, want json.Number", x)
 	}
 }
